@@ -1,0 +1,48 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Target kinds, so the manifest reads like a map of the package:
+// - exported: a library module users import;
+// - test: a test target, run by `swift test`;
+// - test-support: an executable the tests drive as a child process.
+let strictSwift: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "OpenCoreData",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // exported: the object graph, its contexts and the SQLite and in-memory stores.
+        .target(
+            name: "OpenCoreData",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // test-support: a writer the crash tests kill with SIGKILL in the middle of saves.
+        .executableTarget(
+            name: "CrashTestWriter",
+            dependencies: ["OpenCoreData"],
+            path: "Tests/CrashTestWriter",
+            swiftSettings: strictSwift
+        ),
+        // test
+        .testTarget(
+            name: "OpenCoreDataTests",
+            dependencies: ["OpenCoreData", "CrashTestWriter"],
+            swiftSettings: strictSwift
+        ),
+    ]
+)

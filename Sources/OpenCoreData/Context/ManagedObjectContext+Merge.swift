@@ -1,0 +1,198 @@
+public import Foundation
+
+extension ManagedObjectContext {
+    /// Merges the changes of another context's save, described by its
+    /// ``didSaveObjectsNotification``: deleted objects leave this context, updated ones take the
+    /// new values (keeping this context's own unsaved changes on top), and observers hear about it
+    /// through ``didChangeObjectsNotification`` and ``didMergeChangesObjectIDsNotification`` (which
+    /// also names objects this context never loaded).
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveObjectsNotification,
+    ///                                        object: background, queue: nil) { note in
+    ///     viewContext.perform { viewContext.mergeChanges(fromContextDidSave: note) }
+    /// }
+    /// ```
+    ///
+    /// Setting ``automaticallyMergesChangesFromParent`` does this for you.
+    public func mergeChanges(fromContextDidSave notification: Notification) {
+        assertOnQueue()
+        if let saved = notification.userInfo?[NotificationKey.savedChanges.rawValue] as? SavedChanges {
+            mergeSavedChanges(saved)
+            return
+        }
+        func ids(_ key: NotificationKey) -> [ManagedObjectID] {
+            (notification.userInfo?[key.rawValue] as? Set<ManagedObject>)?.map(\.objectID) ?? []
+        }
+        mergeChanges(inserted: ids(.insertedObjects), updated: ids(.updatedObjects), deleted: ids(.deletedObjects))
+    }
+
+    /// Merges changes made by something other than a context, such as a batch request or another
+    /// process, into each of `contexts`. The dictionary holds arrays or sets of object IDs (or
+    /// their URIs) under ``NotificationKey/insertedObjectIDs``, `updatedObjectIDs` and
+    /// `deletedObjectIDs` (or the plain `inserted`, `updated`, `deleted` keys).
+    public static func mergeChanges(fromRemoteContextSave changeNotificationData: [AnyHashable: Any],
+                                    into contexts: [ManagedObjectContext]) {
+        func ids(_ keys: [NotificationKey], in context: ManagedObjectContext) -> [ManagedObjectID] {
+            keys.flatMap { key -> [ManagedObjectID] in
+                guard let value = changeNotificationData[key.rawValue] else { return [] }
+                let items: [Any] = (value as? [Any]) ?? (value as? Set<ManagedObjectID>).map { Array($0) }
+                    ?? (value as? Set<URL>).map { Array($0) } ?? []
+                return items.compactMap { item in
+                    if let id = item as? ManagedObjectID { return id }
+                    if let url = item as? URL { return context.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: url) }
+                    return nil
+                }
+            }
+        }
+        for context in contexts {
+            context.performAndWait {
+                context.mergeChanges(inserted: ids([.insertedObjectIDs, .insertedObjects], in: context),
+                                     updated: ids([.updatedObjectIDs, .updatedObjects], in: context),
+                                     deleted: ids([.deletedObjectIDs, .deletedObjects], in: context))
+            }
+        }
+    }
+
+    /// Merges changes known only by ID: current values come from the parent store.
+    private func mergeChanges(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
+        var saved = SavedChanges()
+        saved.deleted = deleted
+        do {
+            saved.inserted = try parentSnapshots(for: inserted)
+            saved.updated = try parentSnapshots(for: updated.filter { registeredObject(for: $0) != nil })
+        } catch {
+            Log.context.error("merging changes: could not read current values: \(error)")
+        }
+        let found = Set(saved.updated.map(\.objectID))
+        // Updated objects whose rows are gone were deleted meanwhile.
+        saved.deleted += updated.filter { registeredObject(for: $0) != nil && !found.contains($0) }
+        mergeSavedChanges(saved, reportingUpdated: updated)
+    }
+
+    /// Applies another context's save to this one (see ``mergeChanges(fromContextDidSave:)``).
+    func mergeSavedChanges(_ changes: SavedChanges, reportingUpdated extraUpdated: [ManagedObjectID] = []) {
+        assertOnQueue()
+        if changes.source == ObjectIdentifier(self) { return }
+        applyIDMapping(changes.permanentIDs)
+        var event = ContextEvent(kind: .didMerge)
+        event.insertedIDs = Set(changes.inserted.map(\.objectID))
+        event.updatedIDs = Set(changes.updated.map(\.objectID) + extraUpdated)
+        event.deletedIDs = Set(changes.deleted)
+        event.changedKeysByID = changes.changedKeys
+
+        for id in changes.deleted {
+            guard let object = registeredObject(for: id) else { continue }
+            forgetMergedDeletion(object)
+        }
+        for snapshot in changes.updated {
+            guard let object = registeredObject(for: snapshot.objectID), !object.isDeleted || object.state.isDeleted else { continue }
+            object.mergeCommitted(snapshot, in: self)
+            pending.refreshed.insert(object)
+            event.refreshed.insert(object)
+        }
+        applyToManyChanges(changes.toManyChanges, committing: true)
+        processPendingChanges()
+        deliver(event)
+        notifyChildren(of: changes, except: nil)
+    }
+
+    /// A deletion saved elsewhere: the object leaves this context.
+    private func forgetMergedDeletion(_ object: ManagedObject) {
+        insertedSet.remove(object)
+        changedSet.remove(object)
+        deletedSet.remove(object)
+        pending.updated.remove(object)
+        unregister(object)
+        object.state.isDeleted = true
+        pending.deleted.insert(object)
+    }
+
+    /// Applies to-many additions and removals to loaded relationships. When merging a save they
+    /// change the committed contents; when applying a child's save they are new local changes.
+    private func applyToManyChanges(_ changes: [ToManyChange], committing: Bool) {
+        for change in changes {
+            guard let object = registeredObject(for: change.objectID), !object.state.isFault else { continue }
+            if committing {
+                let relationship = object.toManyRelationship(at: change.slot)
+                guard var committed = relationship.committed else { continue }
+                for id in change.added { committed.insert(self.object(with: id)) }
+                for id in change.removed { if let removed = registeredObject(for: id) { committed.remove(removed) } }
+                relationship.committed = committed
+            } else {
+                for id in change.added { object.primitiveInsert(self.object(with: id), intoToManyAt: change.slot) }
+                for id in change.removed { object.primitiveRemove(self.object(with: id), fromToManyAt: change.slot) }
+            }
+        }
+    }
+
+    /// Tells auto-merging children that their parent's contents changed.
+    func notifyChildren(of changes: SavedChanges, except source: ObjectIdentifier?) {
+        children.removeAll { $0.context == nil }
+        for child in children.compactMap(\.context) where ObjectIdentifier(child) != source {
+            child.perform {
+                if child.automaticallyMergesChangesFromParent { child.mergeSavedChanges(changes) }
+            }
+        }
+    }
+
+    // MARK: Child saves
+
+    /// A child context saved: its changes become this context's unsaved changes.
+    func applyChildSave(_ changes: SavedChanges) throws {
+        assertOnQueue()
+        for snapshot in changes.inserted {
+            let object = registeredObject(for: snapshot.objectID) ?? adoptInsertedObject(snapshot)
+            setPersistentValues(of: object, from: snapshot, slots: nil)
+        }
+        for snapshot in changes.updated {
+            let object = self.object(with: snapshot.objectID)
+            let names = changes.changedKeys[snapshot.objectID] ?? []
+            let slots = names.compactMap { object.entity.slotByName[$0] }
+            setPersistentValues(of: object, from: snapshot, slots: slots)
+        }
+        applyToManyChanges(changes.toManyChanges, committing: false)
+        for id in changes.deleted {
+            deleteWithoutPropagation(self.object(with: id))
+        }
+        processPendingChanges()
+        var forwarded = changes
+        forwarded.source = nil
+        notifyChildren(of: forwarded, except: changes.source)
+    }
+
+    /// An object a child inserted joins this context as inserted, with the same temporary ID.
+    private func adoptInsertedObject(_ snapshot: RowSnapshot) -> ManagedObject {
+        let entity = snapshot.objectID.entity
+        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+        object.objectID = snapshot.objectID
+        object.managedObjectContext = self
+        object.applyDefaults()
+        object.state.isInserted = true
+        register(object)
+        insertedSet.insert(object)
+        pending.inserted.insert(object)
+        return object
+    }
+
+    /// Copies snapshot values into an object without touching inverses: the child's save holds
+    /// both ends of every relationship change.
+    private func setPersistentValues(of object: ManagedObject, from snapshot: RowSnapshot, slots: [Int]?) {
+        for property in object.entity.slots where property.isPersistent && (slots?.contains(property.slot) ?? true) {
+            if let relationship = property as? RelationshipDescription {
+                if !relationship.isToMany {
+                    object.primitiveSetToOne(snapshot.value(at: property.slot).objectID.map { self.object(with: $0) }, at: property.slot)
+                }
+            } else {
+                object.setAttributeValue(snapshot.value(at: property.slot), at: property.slot)
+            }
+        }
+    }
+
+    /// A deletion a child saved: its delete rules already ran in the child.
+    private func deleteWithoutPropagation(_ object: ManagedObject) {
+        guard !object.isDeleted else { return }
+        delete(object)
+        pending.deletionsToPropagate.removeAll { $0 === object }
+    }
+}

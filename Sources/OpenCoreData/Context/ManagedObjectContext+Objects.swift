@@ -1,0 +1,200 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Registers a new object, giving it its entity's default values. Called by
+    /// ``ManagedObject/init(entity:insertInto:)``; call it yourself for an object created with a nil
+    /// context.
+    ///
+    /// - Parameter object: An object not yet in any context.
+    public func insert(_ object: ManagedObject) {
+        assertOnQueue()
+        if object.managedObjectContext === self { return }
+        precondition(object.managedObjectContext == nil, "\(object.objectID) already belongs to another context; insert a new object instead.")
+        object.managedObjectContext = self
+        object.materialize()
+        object.state.isInserted = true
+        object.state.isDeleted = false
+        if object.entity.isAbstract {
+            object.refuse(key: nil, "entity \(object.entity.entityName) is abstract; insert an object of one of its subentities")
+        }
+        register(object)
+        insertedSet.insert(object)
+        pending.inserted.insert(object)
+        object.awakeFromInsert()
+        scheduleProcessingPendingChanges()
+    }
+
+    /// Marks an object for deletion at the next save. Its delete rules run when pending changes
+    /// are processed: nullify removes it from inverse relationships, cascade deletes the objects
+    /// it points to, deny makes the save fail while the relationship is not empty.
+    ///
+    /// Deleting an object inserted since the last save simply forgets it.
+    public func delete(_ object: ManagedObject) {
+        assertOnQueue()
+        guard let owner = object.managedObjectContext else { return }
+        precondition(owner === self, "\(object.objectID) belongs to another context; delete it there.")
+        guard !object.state.isDeleted else { return }
+        object.materialize()
+        guard !object.state.isInaccessible else { return }
+        object.prepareForDeletion()
+        object.state.isDeleted = true
+        pending.updated.remove(object)
+        if object.state.isInserted {
+            object.state.isInserted = false
+            insertedSet.remove(object)
+            unregister(object)
+            // An insert already reported must be taken back; one not reported yet cancels out.
+            if pending.inserted.remove(object) == nil { pending.deleted.insert(object) }
+        } else {
+            deletedSet.insert(object)
+            changedSet.remove(object)
+            pending.deleted.insert(object)
+        }
+        pending.deletionsToPropagate.append(object)
+        scheduleProcessingPendingChanges()
+    }
+
+    /// The object with this ID: the registered one, or a fault that loads its values when first
+    /// read. Does not check that the object exists; use ``existingObject(with:)`` for that.
+    public func object(with objectID: ManagedObjectID) -> ManagedObject {
+        assertOnQueue()
+        let id = resolvedID(objectID)
+        if let object = registeredObject(for: id) { return object }
+        let fault = ManagedObject.makeFault(entity: id.entity, id: id, context: self)
+        register(fault)
+        return fault
+    }
+
+    /// The object with this ID, with its values loaded.
+    ///
+    /// - Throws: ``ObjectGraphError/objectNotFound`` if the object no longer exists in the parent
+    ///   store, or is deleted in this context.
+    public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
+        assertOnQueue()
+        let object = self.object(with: objectID)
+        object.materialize()
+        if object.state.isInaccessible {
+            throw ObjectGraphError(ObjectGraphError.objectNotFound, "no object with ID \(objectID) exists in the store")
+        }
+        return object
+    }
+
+    /// Gives inserted objects their permanent IDs now, instead of at the next save.
+    ///
+    /// - Parameter objects: Objects of this context; those that already have permanent IDs are
+    ///   skipped.
+    /// - Throws: ``PersistentStoreError`` if the store cannot reserve keys.
+    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        assertOnQueue()
+        guard let coordinator = persistentStoreCoordinator else {
+            throw PersistentStoreError(PersistentStoreError.noStore, "the context has no persistent store coordinator")
+        }
+        let temporary = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
+        let mapping = try coordinator.permanentIDs(for: temporary.map(\.objectID))
+        applyIDMapping(mapping)
+        if case .context(let parent) = parentStore {
+            parent.performAndWait { parent.applyIDMapping(mapping) }
+        }
+    }
+
+    /// Replaces temporary IDs by permanent ones in the registry, and remembers the old IDs so that
+    /// looking them up still finds the objects.
+    func applyIDMapping(_ mapping: [ManagedObjectID: ManagedObjectID]) {
+        guard !mapping.isEmpty else { return }
+        for (old, new) in mapping {
+            idAliases[old] = new
+            if let object = registeredObject(for: old) { reregister(object, as: new) }
+        }
+    }
+
+    private func resolvedID(_ id: ManagedObjectID) -> ManagedObjectID {
+        guard id.isTemporaryID, let alias = idAliases[id] else { return id }
+        return alias
+    }
+}
+
+// MARK: - Reading from the parent store
+
+extension ManagedObjectContext {
+    /// Loads a fault's values: from what a fetch cached on it, or from the parent store. A fault
+    /// whose row is gone becomes inaccessible: it reads as nil and counts as deleted.
+    func fulfillFault(_ object: ManagedObject) {
+        if let cached = object.cachedSnapshot {
+            object.cachedSnapshot = nil
+            object.fill(from: cached, in: self)
+            object.awakeFromFetch()
+            return
+        }
+        do {
+            if let snapshot = try parentSnapshots(for: [object.objectID]).first {
+                object.fill(from: snapshot, in: self)
+                object.awakeFromFetch()
+                return
+            }
+            Log.context.error("fault for \(object.objectID) could not be fulfilled: the object no longer exists")
+        } catch {
+            Log.context.error("fault for \(object.objectID) could not be fulfilled: \(error)")
+        }
+        object.state.isFault = false
+        object.state.isInaccessible = true
+        object.applyDefaults()
+    }
+
+    /// Loads the committed contents of a to-many relationship.
+    func loadRelationship(_ relationship: ToManyRelationship, of object: ManagedObject, at slot: Int) {
+        guard let description = object.entity.slots[slot] as? RelationshipDescription else { return }
+        do {
+            let ids = try parentRelatedObjectIDs(of: object.objectID, through: description)
+            relationship.committed = Set(ids.map { self.object(with: $0) })
+        } catch {
+            Log.context.error("relationship \(description.qualifiedName) of \(object.objectID) could not be loaded: \(error)")
+            relationship.committed = []
+        }
+    }
+
+    /// Values of objects as the parent store has them; missing objects are left out.
+    func parentSnapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
+        switch parentStore {
+        case .coordinator(let coordinator):
+            return try coordinator.snapshots(for: ids.filter { !$0.isTemporaryID })
+        case .context(let parent):
+            return try parent.performAndWait { try parent.snapshotsForChild(ids) }
+        case nil:
+            throw PersistentStoreError(PersistentStoreError.noStore, "the context has no persistent store coordinator or parent")
+        }
+    }
+
+    private func parentRelatedObjectIDs(of id: ManagedObjectID, through relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        switch parentStore {
+        case .coordinator(let coordinator):
+            return id.isTemporaryID ? [] : try coordinator.relatedObjectIDs(of: id, through: relationship)
+        case .context(let parent):
+            return try parent.performAndWait { try parent.relatedObjectIDsForChild(of: id, through: relationship) }
+        case nil:
+            throw PersistentStoreError(PersistentStoreError.noStore, "the context has no persistent store coordinator or parent")
+        }
+    }
+
+    /// What a child context sees of these objects: this context's current values (unsaved
+    /// changes included) for objects it holds, the parent store's otherwise.
+    func snapshotsForChild(_ ids: [ManagedObjectID]) throws -> [RowSnapshot] {
+        var result: [RowSnapshot] = []
+        var notHeld: [ManagedObjectID] = []
+        for id in ids {
+            guard let object = registeredObject(for: resolvedID(id)), !object.state.isFault else {
+                notHeld.append(id)
+                continue
+            }
+            if !object.isDeleted { result.append(object.currentSnapshot()) }
+        }
+        return result + (try parentSnapshots(for: notHeld))
+    }
+
+    private func relatedObjectIDsForChild(of id: ManagedObjectID, through relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        guard let object = registeredObject(for: resolvedID(id)), !object.state.isFault else {
+            return try parentRelatedObjectIDs(of: id, through: relationship)
+        }
+        if object.isDeleted { return [] }
+        return object.toManyValue(at: relationship.slot).filter { !$0.isDeleted }.map(\.objectID)
+    }
+}

@@ -1,0 +1,96 @@
+extension ManagedObjectContext {
+    /// Reports the changes made since the last call: runs delete rules of deleted objects, then
+    /// posts ``didChangeObjectsNotification`` (and its typed and observer forms) with the
+    /// inserted, updated and deleted objects.
+    ///
+    /// It runs by itself at the end of every ``perform(_:)`` block, at the start of ``save()``, and
+    /// after changes made outside a block (as the next item on the context's queue). Call it to
+    /// report changes at once:
+    ///
+    /// ```swift
+    /// team.wins += 1
+    /// context.processPendingChanges()   // observers see the update now
+    /// ```
+    public func processPendingChanges() {
+        assertOnQueue()
+        guard !isProcessingPendingChanges else { return }
+        isProcessingPendingChanges = true
+        defer { isProcessingPendingChanges = false }
+        // Observers may change objects while hearing about a change; those changes form the next
+        // event, reported in the same call.
+        var rounds = 0
+        while !pending.isEmpty, rounds < 64 {
+            rounds += 1
+            propagateDeletes()
+            deliver(takePendingEvent())
+        }
+    }
+
+    /// Records that an object changed, for the next event and the next save.
+    func objectDidChange(_ object: ManagedObject) {
+        if object.state.isInserted {
+            if !pending.inserted.contains(object) { pending.updated.insert(object) }
+        } else if !object.state.isDeleted {
+            changedSet.insert(object)
+            pending.updated.insert(object)
+        }
+        scheduleProcessingPendingChanges()
+    }
+
+    /// Moves the pending changes into an event, and starts a new one.
+    private func takePendingEvent() -> ContextEvent {
+        var event = ContextEvent(kind: .objectsDidChange)
+        event.inserted = pending.inserted
+        event.deleted = pending.deleted
+        event.refreshed = pending.refreshed
+        event.invalidated = pending.invalidated
+        event.updated = pending.updated.subtracting(pending.deleted).subtracting(pending.inserted)
+        for object in pending.updated.union(pending.inserted).union(pending.deleted) {
+            if !object.eventValues.isEmpty {
+                let id = ObjectIdentifier(object)
+                event.changedSlots[id] = Set(object.eventValues.keys)
+                event.oldValues[id] = object.eventValues
+                object.eventValues = [:]
+            }
+        }
+        pending = PendingEvent()
+        return event
+    }
+
+    // MARK: Delete rules
+
+    /// Runs the delete rules of objects deleted in this event, cascading as needed.
+    private func propagateDeletes() {
+        while let object = pending.deletionsToPropagate.popLast() {
+            for case let relationship as RelationshipDescription in object.entity.slots {
+                applyDeleteRule(of: relationship, for: object)
+            }
+        }
+    }
+
+    private func applyDeleteRule(of relationship: RelationshipDescription, for object: ManagedObject) {
+        guard relationship.deleteRule == .nullifyDeleteRule || relationship.deleteRule == .cascadeDeleteRule else { return }
+        let related: [ManagedObject] = relationship.isToMany
+            ? Array(object.toManyValue(at: relationship.slot))
+            : object.toOneValue(at: relationship.slot).map { [$0] } ?? []
+        for destination in related where destination.managedObjectContext === self {
+            if let inverse = relationship.inverseRelationship {
+                destination.unlink(object, through: inverse)
+            }
+            if relationship.deleteRule == .cascadeDeleteRule {
+                delete(destination)
+            }
+        }
+    }
+
+    // MARK: Delivery
+
+    /// Hands an event to observers, then posts it as a notification and to async sequences.
+    func deliver(_ event: ContextEvent, savedChanges: SavedChanges? = nil) {
+        deliveringEvent = event
+        defer { deliveringEvent = nil }
+        for observer in observers.values { observer(event) }
+        postNotification(for: event, savedChanges: savedChanges)
+        yield(event.changes)
+    }
+}

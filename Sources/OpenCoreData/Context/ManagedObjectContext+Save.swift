@@ -1,0 +1,163 @@
+extension ManagedObjectContext {
+    /// Writes the context's changes to its parent: the store, in one transaction (all of it or
+    /// none of it), for a root context; the parent context for a child.
+    ///
+    /// ```swift
+    /// let team = Team(context: context)
+    /// team.teamName = "Brazil"
+    /// try context.save()
+    /// ```
+    ///
+    /// The sequence is Core Data's: pending changes are processed, ``willSaveObjectsNotification``
+    /// is posted, each object's ``ManagedObject/willSave()`` runs, the objects are validated, the
+    /// changes are written, and ``didSaveObjectsNotification`` is posted. A context without
+    /// changes returns at once and posts nothing.
+    ///
+    /// - Throws: ``ValidationError`` listing every object and key that breaks the model's rules;
+    ///   ``ObjectGraphError/mergeConflict`` when rows changed in the store since they were read and
+    ///   the ``mergePolicy`` is ``MergePolicy/error``; ``PersistentStoreError`` when the store
+    ///   cannot write. In every case nothing was written and the context keeps its changes.
+    public func save() throws {
+        assertOnQueue()
+        processPendingChanges()
+        guard hasChanges else { return }
+        deliver(ContextEvent(kind: .willSave))
+        for object in objectsWithChanges() { object.willSave() }
+        processPendingChanges()
+        try validateForSave()
+        switch parentStore {
+        case .coordinator(let coordinator):
+            try saveToStore(coordinator)
+        case .context(let parent):
+            try saveToParent(parent)
+        case nil:
+            throw PersistentStoreError(PersistentStoreError.noStore, "the context has no persistent store coordinator or parent")
+        }
+    }
+
+    /// Inserted, changed and deleted objects, in a stable order.
+    func objectsWithChanges() -> [ManagedObject] {
+        sortedByID(insertedSet) + sortedByID(changedSet.filter { !$0.isDeleted }) + sortedByID(deletedSet)
+    }
+
+    private func sortedByID(_ objects: Set<ManagedObject>) -> [ManagedObject] {
+        objects.sorted { $0.objectID.key < $1.objectID.key }
+    }
+
+    // MARK: Root contexts
+
+    private func saveToStore(_ coordinator: PersistentStoreCoordinator) throws {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let request = makeSaveRequest()
+            if request.isEmpty {
+                _ = commitSave(permanentIDs: [:])
+                return
+            }
+            switch try coordinator.save(request) {
+            case .committed(let permanentIDs):
+                let saved = commitSave(permanentIDs: permanentIDs)
+                coordinator.contextDidSave(saved)
+                return
+            case .conflicts(let conflicts):
+                try resolveConflicts(conflicts, attempt: attempt)
+            }
+        }
+    }
+
+    func makeSaveRequest() -> SaveRequest {
+        var request = SaveRequest()
+        let inserted = sortedByID(insertedSet)
+        let updated = sortedByID(changedSet.filter { !$0.isDeleted && !$0.changedPersistentSlots.isEmpty })
+        request.inserted = inserted.map { $0.currentSnapshot() }
+        request.updated = updated.map { object in
+            RowUpdate(snapshot: object.currentSnapshot(), changedSlots: object.changedPersistentSlots,
+                      expectedVersion: object.version)
+        }
+        request.deleted = sortedByID(deletedSet).map { RowDeletion(objectID: $0.objectID, expectedVersion: $0.version) }
+        for object in inserted + updated {
+            for change in object.toManyChanges() {
+                guard let relationship = object.entity.slots[change.slot] as? RelationshipDescription,
+                      case .joinTable(let owner) = relationship.storage, owner === relationship else { continue }
+                request.joinChanges += change.added.map {
+                    JoinChange(relationship: relationship, source: object.objectID, destination: $0, isInsertion: true)
+                }
+                request.joinChanges += change.removed.map {
+                    JoinChange(relationship: relationship, source: object.objectID, destination: $0, isInsertion: false)
+                }
+            }
+        }
+        return request
+    }
+
+    /// The store wrote the save: objects get their permanent IDs and versions, changes become
+    /// committed, and did-save is posted.
+    private func commitSave(permanentIDs: [ManagedObjectID: ManagedObjectID]) -> SavedChanges {
+        applyIDMapping(permanentIDs)
+        let saved = finishSave(permanentIDs: permanentIDs, bumpsVersions: true)
+        for child in children.compactMap(\.context) where !permanentIDs.isEmpty {
+            child.perform { child.applyIDMapping(permanentIDs) }
+        }
+        return saved
+    }
+
+    // MARK: Child contexts
+
+    private func saveToParent(_ parent: ManagedObjectContext) throws {
+        let changes = collectSavedChanges()
+        try parent.performAndWait { try parent.applyChildSave(changes) }
+        _ = finishSave(permanentIDs: [:], bumpsVersions: false)
+    }
+
+    // MARK: Shared
+
+    /// The save's changes by ID, for merges and for a parent context.
+    private func collectSavedChanges() -> SavedChanges {
+        var saved = SavedChanges()
+        saved.source = ObjectIdentifier(self)
+        let inserted = sortedByID(insertedSet)
+        let updated = sortedByID(changedSet.filter { !$0.isDeleted && $0.hasPropertyChanges })
+        saved.inserted = inserted.map { $0.currentSnapshot() }
+        saved.updated = updated.map { $0.currentSnapshot() }
+        saved.deleted = sortedByID(deletedSet).map(\.objectID)
+        for object in updated {
+            saved.changedKeys[object.objectID] = Set(object.changedSlots.map { object.entity.slots[$0].name })
+        }
+        saved.toManyChanges = (inserted + updated).flatMap { $0.toManyChanges() }
+        return saved
+    }
+
+    /// Makes the saved changes committed, forgets saved deletions, runs didSave hooks, and posts
+    /// did-save.
+    private func finishSave(permanentIDs: [ManagedObjectID: ManagedObjectID], bumpsVersions: Bool) -> SavedChanges {
+        let updated = changedSet.filter { !$0.isDeleted && $0.hasPropertyChanges }
+        if bumpsVersions {
+            for object in insertedSet { object.version = 1 }
+            for object in updated where !object.changedPersistentSlots.isEmpty { object.version += 1 }
+        }
+        var saved = collectSavedChanges()
+        saved.permanentIDs = permanentIDs
+        var event = ContextEvent(kind: .didSave)
+        event.inserted = insertedSet
+        event.updated = updated
+        event.deleted = deletedSet
+        for object in insertedSet {
+            object.state.isInserted = false
+            object.commitChanges()
+        }
+        for object in updated { object.commitChanges() }
+        for object in deletedSet {
+            unregister(object)
+            object.managedObjectContext = nil
+            object.state.isDeleted = false
+        }
+        let savedObjects = objectsWithChanges()
+        insertedSet = []
+        changedSet = []
+        deletedSet = []
+        for object in savedObjects { object.didSave() }
+        deliver(event, savedChanges: saved)
+        return saved
+    }
+}

@@ -1,0 +1,84 @@
+extension ManagedObjectContext {
+    /// Checks every object about to be saved and throws one error listing every failure.
+    func validateForSave() throws {
+        var failures: [ValidationError.Failure] = []
+        for object in objectsWithChanges() {
+            failures += object.refusedAssignments
+            if object.isDeleted {
+                failures += denyRuleFailures(of: object)
+                failures += hookFailures(of: object) { try $0.validateForDelete() }
+            } else {
+                failures += propertyFailures(of: object)
+                failures += hookFailures(of: object) { object in
+                    if object.isInserted { try object.validateForInsert() } else { try object.validateForUpdate() }
+                }
+            }
+        }
+        if !failures.isEmpty { throw ValidationError(failures: failures) }
+    }
+
+    private func failure(_ code: CoreDataErrorCode, _ object: ManagedObject, _ key: String?, _ message: String) -> ValidationError.Failure {
+        ValidationError.Failure(code: code, objectID: object.objectID, entityName: object.entity.entityName,
+                                key: key, message: message)
+    }
+
+    private func propertyFailures(of object: ManagedObject) -> [ValidationError.Failure] {
+        var failures: [ValidationError.Failure] = []
+        for property in object.entity.slots {
+            switch property {
+            case let attribute as AttributeDescription:
+                if !attribute.isOptional, object.attributeValue(at: attribute.slot).isNull {
+                    failures.append(failure(ValidationError.missingMandatoryProperty, object, attribute.name,
+                                            "is required but has no value"))
+                }
+            case let relationship as RelationshipDescription where relationship.isToMany:
+                guard object.isInserted || object.changedSlots.contains(relationship.slot) else { continue }
+                let count = object.toManyValue(at: relationship.slot).count
+                if count < relationship.minCount {
+                    failures.append(failure(ValidationError.relationshipLacksMinimumCount, object, relationship.name,
+                                            "holds \(count) objects; at least \(relationship.minCount) are required"))
+                }
+                if relationship.maxCount > 0, count > relationship.maxCount {
+                    failures.append(failure(ValidationError.relationshipExceedsMaximumCount, object, relationship.name,
+                                            "holds \(count) objects; at most \(relationship.maxCount) are allowed"))
+                }
+            case let relationship as RelationshipDescription:
+                let destination = object.toOneValue(at: relationship.slot)
+                if destination == nil, !relationship.isOptional {
+                    failures.append(failure(ValidationError.missingMandatoryProperty, object, relationship.name,
+                                            "is required but has no value"))
+                }
+                if let destination, destination.managedObjectContext !== self || destination.isDeleted {
+                    failures.append(failure(ValidationError.invalidValue, object, relationship.name,
+                                            "points to \(destination.objectID), which is deleted or not inserted in this context"))
+                }
+            default:
+                continue
+            }
+        }
+        return failures
+    }
+
+    private func denyRuleFailures(of object: ManagedObject) -> [ValidationError.Failure] {
+        object.entity.slots.compactMap { property -> ValidationError.Failure? in
+            guard let relationship = property as? RelationshipDescription, relationship.deleteRule == .denyDeleteRule else { return nil }
+            let isEmpty = relationship.isToMany
+                ? object.toManyValue(at: relationship.slot).allSatisfy(\.isDeleted)
+                : object.toOneValue(at: relationship.slot).map(\.isDeleted) ?? true
+            guard !isEmpty else { return nil }
+            return failure(ValidationError.relationshipDeniedDelete, object, relationship.name,
+                           "is not empty and its delete rule is deny")
+        }
+    }
+
+    private func hookFailures(of object: ManagedObject, _ hook: (ManagedObject) throws -> Void) -> [ValidationError.Failure] {
+        do {
+            try hook(object)
+            return []
+        } catch let error as ValidationError {
+            return error.failures
+        } catch {
+            return [failure(ValidationError.invalidValue, object, nil, String(describing: error))]
+        }
+    }
+}

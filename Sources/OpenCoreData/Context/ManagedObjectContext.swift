@@ -1,0 +1,263 @@
+import Foundation
+import Dispatch
+
+/// A scratch pad of objects: Core Data's `NSManagedObjectContext`. It registers objects (one per
+/// ID), tracks their changes, saves them to its parent (a coordinator's store, or a parent
+/// context) and tells observers what changed.
+///
+/// A context is confined to a queue. A main-queue context is used on the main queue (or inside
+/// ``performAndWait(_:)``); a private-queue context only inside ``perform(_:)`` or
+/// ``performAndWait(_:)``:
+///
+/// ```swift
+/// let background = container.newBackgroundContext()
+/// background.perform {
+///     let team = Team(context: background)
+///     team.teamName = "Brazil"
+///     try? background.save()
+/// }
+/// ```
+///
+/// Using a context off its queue stops the program with a message saying so, instead of
+/// corrupting the object graph.
+public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
+    /// Which queue a context runs on, with Core Data's names.
+    public enum ConcurrencyType: Sendable {
+        /// The main queue; UI code uses this context directly.
+        case mainQueueConcurrencyType
+        /// A private serial queue; use the context inside `perform` blocks.
+        case privateQueueConcurrencyType
+
+        public static var mainQueue: ConcurrencyType { .mainQueueConcurrencyType }
+        public static var privateQueue: ConcurrencyType { .privateQueueConcurrencyType }
+    }
+
+    /// The context's queue type.
+    public let concurrencyType: ConcurrencyType
+
+    /// A name for logs and debugging.
+    public var name: String?
+
+    /// How ``save()`` resolves rows changed in the store since this context read them. Defaults to
+    /// ``MergePolicy/error``, which makes the save throw ``ObjectGraphError/mergeConflict``.
+    public var mergePolicy: MergePolicy = .error
+
+    /// Whether saves made by other contexts of the same coordinator (for a root context) or saved
+    /// into the parent by sibling contexts (for a child) are merged into this context
+    /// automatically, on its queue.
+    public var automaticallyMergesChangesFromParent: Bool = false
+
+    /// Whether the context keeps strong references to every registered object. By default it
+    /// keeps only objects with unsaved changes, and forgets objects nobody else references.
+    public var retainsRegisteredObjects: Bool = false {
+        didSet { retainedObjects = retainsRegisteredObjects ? Set(registeredObjects) : [] }
+    }
+
+    /// Whether a fault whose row was deleted elsewhere is treated as deleted (its values read as
+    /// nil) instead of stopping the program as Core Data does by default. Always true here.
+    public var shouldDeleteInaccessibleFaults: Bool { true }
+
+    let queue: DispatchQueue
+    private let queueToken: QueueToken
+
+    /// Where faults come from and saves go: a coordinator, or a parent context.
+    var parentStore: ParentStore?
+
+    // MARK: Registry and change tracking (touched only on the context's queue)
+
+    var registry: [ManagedObjectID: WeakObject] = [:]
+    private var registryCountAtLastSweep = 0
+    var retainedObjects: Set<ManagedObject> = []
+    /// Objects inserted, deleted, or changed since the last save (strongly held).
+    var insertedSet: Set<ManagedObject> = []
+    var deletedSet: Set<ManagedObject> = []
+    var changedSet: Set<ManagedObject> = []
+    /// The current event, reported by the next processPendingChanges.
+    var pending = PendingEvent()
+    var isProcessingPendingChanges = false
+    var processingScheduled = false
+    var performDepth = 0
+    /// Child contexts, for merges and ID updates.
+    var children: [WeakContext] = []
+    var observers: [ObserverToken: (ContextEvent) -> Void] = [:]
+    /// The event being delivered, so that changedValuesForCurrentEvent() answers during delivery.
+    var deliveringEvent: ContextEvent?
+    /// Temporary IDs that became permanent, so that old IDs still find their objects.
+    var idAliases: [ManagedObjectID: ManagedObjectID] = [:]
+    var streamSubscribers: [UUID: StreamSubscriber] = [:]
+    let streamLock = NSLock()
+
+    /// Creates a context of the given concurrency type. Set ``persistentStoreCoordinator`` or
+    /// ``parent`` before using it.
+    public init(concurrencyType: ConcurrencyType) {
+        self.concurrencyType = concurrencyType
+        switch concurrencyType {
+        case .mainQueueConcurrencyType:
+            queue = .main
+            queueToken = QueueToken.main
+        case .privateQueueConcurrencyType:
+            queue = DispatchQueue(label: "OpenCoreData.context")
+            queueToken = QueueToken()
+            queue.setSpecific(key: QueueToken.key, value: queueToken)
+        }
+    }
+
+    deinit {
+        streamLock.withLock {
+            for subscriber in streamSubscribers.values { subscriber.continuation.finish() }
+        }
+    }
+
+    /// The coordinator the context (or its root ancestor) saves to.
+    public var persistentStoreCoordinator: PersistentStoreCoordinator? {
+        get {
+            switch parentStore {
+            case .coordinator(let coordinator): coordinator
+            case .context(let parent): parent.persistentStoreCoordinator
+            case nil: nil
+            }
+        }
+        set {
+            precondition(registry.isEmpty, "Set a context's coordinator before using it.")
+            parentStore = newValue.map { .coordinator($0) }
+            newValue?.register(self)
+        }
+    }
+
+    /// The context this one saves into, for a child context.
+    public var parent: ManagedObjectContext? {
+        get {
+            if case .context(let parent) = parentStore { return parent }
+            return nil
+        }
+        set {
+            precondition(registry.isEmpty, "Set a context's parent before using it.")
+            parentStore = newValue.map { .context($0) }
+            newValue?.adopt(self)
+        }
+    }
+
+    /// The model of the context's coordinator.
+    var managedObjectModel: ManagedObjectModel {
+        guard let coordinator = persistentStoreCoordinator else {
+            preconditionFailure("The context has no persistent store coordinator; set persistentStoreCoordinator or parent first.")
+        }
+        return coordinator.managedObjectModel
+    }
+
+    public var description: String {
+        "<ManagedObjectContext \(name ?? "") \(concurrencyType == .mainQueueConcurrencyType ? "main" : "private")>"
+    }
+
+    private func adopt(_ child: ManagedObjectContext) {
+        children.removeAll { $0.context == nil }
+        children.append(WeakContext(context: child))
+    }
+}
+
+// MARK: - Queue confinement
+
+extension ManagedObjectContext {
+    /// Whether the caller runs on this context's queue.
+    var isOnQueue: Bool {
+        if DispatchQueue.getSpecific(key: QueueToken.key) === queueToken { return true }
+        return concurrencyType == .mainQueueConcurrencyType && Thread.isMainThread
+    }
+
+    /// Stops the program when the context is used off its queue: that would be a data race on the
+    /// object graph.
+    func assertOnQueue(_ function: StaticString = #function) {
+        precondition(isOnQueue, "\(function) was called on \(self) off its queue. Use perform { } or performAndWait { }, or the main queue for a main-queue context.")
+    }
+}
+
+/// Identifies a context's queue through `DispatchQueue.getSpecific`.
+final class QueueToken: @unchecked Sendable {
+    static let key = DispatchSpecificKey<QueueToken>()
+    static let main: QueueToken = {
+        let token = QueueToken()
+        DispatchQueue.main.setSpecific(key: key, value: token)
+        return token
+    }()
+}
+
+/// Where a context reads faults from and saves to.
+enum ParentStore {
+    case coordinator(PersistentStoreCoordinator)
+    case context(ManagedObjectContext)
+}
+
+struct WeakObject {
+    weak var object: ManagedObject?
+}
+
+struct WeakContext {
+    weak var context: ManagedObjectContext?
+}
+
+// MARK: - Registry
+
+extension ManagedObjectContext {
+    /// The registered object with this ID, if it is still alive.
+    func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
+        registry[id]?.object
+    }
+
+    func register(_ object: ManagedObject) {
+        registry[object.objectID] = WeakObject(object: object)
+        if retainsRegisteredObjects { retainedObjects.insert(object) }
+        sweepRegistryIfGrown()
+    }
+
+    func unregister(_ object: ManagedObject) {
+        if registry[object.objectID]?.object === object {
+            registry[object.objectID] = nil
+        }
+        retainedObjects.remove(object)
+    }
+
+    /// Gives a registered object a new ID (temporary → permanent).
+    func reregister(_ object: ManagedObject, as newID: ManagedObjectID) {
+        unregister(object)
+        object.objectID = newID
+        register(object)
+    }
+
+    /// Drops entries of objects that no longer exist, when the registry has doubled since the
+    /// last sweep, so that the sweeps cost O(1) per registration.
+    private func sweepRegistryIfGrown() {
+        guard registry.count > 1024, registry.count > 2 * registryCountAtLastSweep else { return }
+        registry = registry.filter { $0.value.object != nil }
+        registryCountAtLastSweep = registry.count
+    }
+
+    /// Every object registered in the context and still alive.
+    public var registeredObjects: Set<ManagedObject> {
+        assertOnQueue()
+        return Set(registry.values.compactMap(\.object))
+    }
+
+    /// Objects inserted and not saved yet.
+    public var insertedObjects: Set<ManagedObject> {
+        assertOnQueue()
+        return insertedSet
+    }
+
+    /// Objects with unsaved changes that are neither inserted nor deleted.
+    public var updatedObjects: Set<ManagedObject> {
+        assertOnQueue()
+        return changedSet.filter(\.isUpdated)
+    }
+
+    /// Objects deleted and not saved yet.
+    public var deletedObjects: Set<ManagedObject> {
+        assertOnQueue()
+        return deletedSet
+    }
+
+    /// Whether the context has unsaved inserts, deletes or changes.
+    public var hasChanges: Bool {
+        assertOnQueue()
+        return !insertedSet.isEmpty || !deletedSet.isEmpty || changedSet.contains(where: \.hasPropertyChanges)
+    }
+}

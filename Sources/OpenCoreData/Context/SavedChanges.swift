@@ -1,0 +1,26 @@
+/// What one save changed, by ID and snapshot: carried by did-save notifications to
+/// ``ManagedObjectContext/mergeChanges(fromContextDidSave:)`` and to auto-merging contexts, and
+/// from a child context into its parent.
+package struct SavedChanges: Sendable {
+    package var inserted: [RowSnapshot] = []
+    package var updated: [RowSnapshot] = []
+    package var deleted: [ManagedObjectID] = []
+    /// The keys that changed, per updated object.
+    package var changedKeys: [ManagedObjectID: Set<String>] = [:]
+    /// Objects added to and removed from to-many relationships.
+    package var toManyChanges: [ToManyChange] = []
+    /// Temporary IDs that became permanent in this save.
+    package var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    /// The context that saved, which does not merge its own save.
+    package var source: ObjectIdentifier?
+
+    package var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+/// Objects added to and removed from one to-many relationship of one object.
+package struct ToManyChange: Sendable {
+    package var objectID: ManagedObjectID
+    package var slot: Int
+    package var added: [ManagedObjectID]
+    package var removed: [ManagedObjectID]
+}

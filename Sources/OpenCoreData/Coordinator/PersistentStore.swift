@@ -1,0 +1,46 @@
+public import Foundation
+
+/// The store type names Core Data uses (`NSSQLiteStoreType`, `NSInMemoryStoreType`), without the prefix.
+public let SQLiteStoreType = "SQLite"
+public let InMemoryStoreType = "InMemory"
+
+/// A loaded store: Core Data's `NSPersistentStore`. Create one with
+/// ``PersistentStoreCoordinator/addPersistentStore(type:configuration:at:options:)`` or a
+/// ``PersistentContainer``.
+public final class PersistentStore: @unchecked Sendable, CustomStringConvertible {
+    /// Store types, with Core Data's raw values.
+    public struct StoreType: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// An SQLite file: the default, embedded store.
+        public static let sqlite = StoreType(rawValue: SQLiteStoreType)
+        /// Memory only: gone when the coordinator is.
+        public static let inMemory = StoreType(rawValue: InMemoryStoreType)
+    }
+
+    /// The store's type.
+    public let type: StoreType
+    /// The store's file, if it has one.
+    public let url: URL?
+    /// The store's unique identifier, kept in its metadata; permanent object IDs carry it.
+    public let identifier: String
+    /// Whether saves are refused.
+    public let isReadOnly: Bool
+    /// The model configuration the store holds; always the default one.
+    public let configurationName: String = "Default"
+
+    let backend: any PersistentStoreBackend
+
+    init(type: StoreType, url: URL?, identifier: String, isReadOnly: Bool, backend: any PersistentStoreBackend) {
+        self.type = type
+        self.url = url
+        self.identifier = identifier
+        self.isReadOnly = isReadOnly
+        self.backend = backend
+    }
+
+    public var description: String {
+        "<PersistentStore \(type.rawValue) \(url?.path ?? "(memory)") \(identifier)>"
+    }
+}

@@ -1,0 +1,205 @@
+public import Foundation
+
+/// Connects contexts to a store: Core Data's `NSPersistentStoreCoordinator`. It loads the store
+/// for a model, routes reads and saves to it, and tells other contexts about saves.
+///
+/// ```swift
+/// let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+/// try coordinator.addPersistentStore(type: .sqlite, at: storeURL)
+/// let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+/// context.persistentStoreCoordinator = coordinator
+/// ```
+///
+/// A coordinator holds one store.
+public final class PersistentStoreCoordinator: @unchecked Sendable {
+    /// The model of the objects the coordinator's store holds.
+    public let managedObjectModel: ManagedObjectModel
+
+    private struct State: @unchecked Sendable {
+        var stores: [PersistentStore] = []
+        var contexts: [WeakContext] = []
+    }
+
+    private let state = Locked(State())
+
+    /// Creates a coordinator for a model. The model is checked when the first store is added.
+    public init(managedObjectModel: ManagedObjectModel) {
+        self.managedObjectModel = managedObjectModel
+    }
+
+    /// The loaded stores (one at most).
+    public var persistentStores: [PersistentStore] {
+        state.withLock { $0.stores }
+    }
+
+    /// Loads a store.
+    ///
+    /// - Parameters:
+    ///   - type: ``PersistentStore/StoreType/sqlite`` or ``PersistentStore/StoreType/inMemory``.
+    ///   - configuration: Must be nil or `"Default"`.
+    ///   - url: The SQLite file; ignored for in-memory stores.
+    ///   - options: Store options; see ``PersistentStoreDescription``.
+    /// - Returns: The loaded store.
+    /// - Throws: ``ModelError`` if the model is invalid; ``PersistentStoreError`` if the store cannot be
+    ///   opened, is not a database, or was made by an incompatible model.
+    @discardableResult
+    public func addPersistentStore(type: PersistentStore.StoreType, configuration: String? = nil,
+                                   at url: URL?, options: [String: any Sendable]? = nil) throws -> PersistentStore {
+        let description = PersistentStoreDescription()
+        description.type = type.rawValue
+        description.url = url
+        description.configuration = configuration
+        for (key, value) in options ?? [:] { description.setOption(value, forKey: key) }
+        return try addPersistentStore(with: description)
+    }
+
+    /// Loads the store a description describes, calling `completionHandler` with the outcome
+    /// (synchronously, before returning).
+    public func addPersistentStore(with description: PersistentStoreDescription,
+                                   completionHandler: (PersistentStoreDescription, (any Error)?) -> Void) {
+        do {
+            try addPersistentStore(with: description)
+            completionHandler(description, nil)
+        } catch {
+            completionHandler(description, error)
+        }
+    }
+
+    /// Loads the store a description describes.
+    ///
+    /// - Throws: As ``addPersistentStore(type:configuration:at:options:)``.
+    @discardableResult
+    public func addPersistentStore(with description: PersistentStoreDescription) throws -> PersistentStore {
+        try managedObjectModel.compile()
+        if let configuration = description.configuration, configuration != "Default" {
+            throw PersistentStoreError(PersistentStoreError.unsupportedConfiguration, "model configurations are not supported (asked for '\(configuration)')")
+        }
+        guard persistentStores.isEmpty else {
+            throw PersistentStoreError(PersistentStoreError.unsupportedConfiguration, "a coordinator holds one store; this one already has \(persistentStores[0])")
+        }
+        let type = PersistentStore.StoreType(rawValue: description.type)
+        let backend: any PersistentStoreBackend
+        switch type {
+        case .sqlite:
+            guard let url = description.url else {
+                throw PersistentStoreError(PersistentStoreError.cannotOpen, "an SQLite store needs a URL; set PersistentStoreDescription.url")
+            }
+            backend = try SQLiteStoreBackend(url: url, description: description)
+        case .inMemory:
+            backend = InMemoryStoreBackend()
+        default:
+            throw PersistentStoreError(PersistentStoreError.unknownStoreType, "unknown store type '\(description.type)'; use SQLiteStoreType or InMemoryStoreType")
+        }
+        let identifier: String
+        do {
+            identifier = try backend.load(model: managedObjectModel)
+        } catch {
+            backend.close()
+            throw error
+        }
+        let store = PersistentStore(type: type, url: type == .inMemory ? nil : description.url, identifier: identifier,
+                                    isReadOnly: description.isReadOnly, backend: backend)
+        state.withLock { $0.stores.append(store) }
+        Log.store.debug("loaded \(store)")
+        return store
+    }
+
+    /// Closes and removes a store. Contexts must not use its objects afterwards.
+    public func remove(_ store: PersistentStore) throws {
+        let removed = state.withLock { state -> Bool in
+            let count = state.stores.count
+            state.stores.removeAll { $0 === store }
+            return state.stores.count != count
+        }
+        guard removed else {
+            throw PersistentStoreError(PersistentStoreError.noStore, "\(store) is not a store of this coordinator")
+        }
+        store.backend.close()
+    }
+
+    /// The store loaded from `url`, if any.
+    public func persistentStore(for url: URL) -> PersistentStore? {
+        persistentStores.first { $0.url?.standardizedFileURL == url.standardizedFileURL }
+    }
+
+    /// The object ID a URI from ``ManagedObjectID/uriRepresentation()`` names, or nil if the URI
+    /// does not name an object of this coordinator's store and model.
+    public func managedObjectID(forURIRepresentation url: URL) -> ManagedObjectID? {
+        guard url.scheme == "x-coredata", let host = url.host, !host.isEmpty,
+              let store = persistentStores.first(where: { $0.identifier == host }) else { return nil }
+        let parts = url.path.split(separator: "/")
+        guard parts.count == 2, parts[1].first == "p", let key = Int64(parts[1].dropFirst()), key > 0,
+              let entity = managedObjectModel.compiledEntity(named: String(parts[0])) else { return nil }
+        return ManagedObjectID(entity: entity, storeIdentifier: store.identifier, primaryKey: key)
+    }
+}
+
+// MARK: - Routing to the store
+
+extension PersistentStoreCoordinator {
+    func store() throws -> PersistentStore {
+        guard let store = persistentStores.first else {
+            throw PersistentStoreError(PersistentStoreError.noStore, "the coordinator has no loaded store; call loadPersistentStores() first")
+        }
+        return store
+    }
+
+    func snapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
+        guard !ids.isEmpty else { return [] }
+        let store = try store()
+        return try store.backend.snapshots(for: ids.filter { $0.storeIdentifier == store.identifier })
+    }
+
+    func relatedObjectIDs(of id: ManagedObjectID, through relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        try store().backend.relatedObjectIDs(of: id, through: relationship)
+    }
+
+    func fetch(_ plan: StoreFetch) throws -> [RowSnapshot] {
+        try store().backend.fetch(plan)
+    }
+
+    func count(_ plan: StoreFetch) throws -> Int {
+        try store().backend.count(plan)
+    }
+
+    func save(_ request: SaveRequest) throws -> SaveOutcome {
+        let store = try store()
+        guard !store.isReadOnly else {
+            throw PersistentStoreError(PersistentStoreError.readOnly, "the store is read-only", url: store.url)
+        }
+        return try store.backend.save(request)
+    }
+
+    /// Permanent IDs for temporary ones, reserving primary keys in the store.
+    func permanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
+        let store = try store()
+        var mapping: [ManagedObjectID: ManagedObjectID] = [:]
+        let byRoot = Dictionary(grouping: ids.filter(\.isTemporaryID)) { ObjectIdentifier($0.entity.rootEntity) }
+        for group in byRoot.values {
+            let keys = try store.backend.allocatePrimaryKeys(for: group[0].entity.rootEntity, count: group.count)
+            for (id, key) in zip(group, keys) {
+                mapping[id] = ManagedObjectID(entity: id.entity, storeIdentifier: store.identifier, primaryKey: key)
+            }
+        }
+        return mapping
+    }
+
+    // MARK: Contexts
+
+    func register(_ context: ManagedObjectContext) {
+        state.withLock { state in
+            state.contexts.removeAll { $0.context == nil }
+            state.contexts.append(WeakContext(context: context))
+        }
+    }
+
+    /// A root context saved: other root contexts that merge automatically merge it, on their queues.
+    func contextDidSave(_ changes: SavedChanges) {
+        let contexts = state.withLock { $0.contexts.compactMap(\.context) }
+        for context in contexts where ObjectIdentifier(context) != changes.source {
+            context.perform {
+                if context.automaticallyMergesChangesFromParent { context.mergeSavedChanges(changes) }
+            }
+        }
+    }
+}

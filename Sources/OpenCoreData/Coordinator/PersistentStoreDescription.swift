@@ -1,0 +1,52 @@
+public import Foundation
+
+/// How to load a store: Core Data's `NSPersistentStoreDescription`.
+///
+/// ```swift
+/// let description = PersistentStoreDescription(url: URL(fileURLWithPath: "/tmp/WorldCup.sqlite"))
+/// description.type = SQLiteStoreType            // the default; InMemoryStoreType for tests
+/// container.persistentStoreDescriptions = [description]
+/// try container.loadPersistentStores()
+/// ```
+public final class PersistentStoreDescription: @unchecked Sendable, CustomStringConvertible {
+    /// The store type: ``SQLiteStoreType`` (the default) or ``InMemoryStoreType``.
+    public var type: String = SQLiteStoreType
+    /// The store's file. A missing directory is created when the store loads.
+    public var url: URL?
+    /// Whether the store refuses saves.
+    public var isReadOnly: Bool = false
+    /// Whether a store made by an older model is migrated when the differences allow it
+    /// (added entities, added optional or defaulted attributes and relationships). Defaults to
+    /// true; when false, any difference makes the load fail.
+    public var shouldMigrateStoreAutomatically: Bool = true
+    /// Accepted for source compatibility; migration is always inferred.
+    public var shouldInferMappingModelAutomatically: Bool = true
+    /// Accepted for source compatibility; stores load synchronously.
+    public var shouldAddStoreAsynchronously: Bool = false
+    /// The model configuration; only the default configuration is supported.
+    public var configuration: String?
+    /// How long a save waits for another process's transaction to finish, in seconds.
+    public var timeout: TimeInterval = 10
+    /// Whether the SQL log (trace level, `OpenCoreData.sql`) shows parameter values. Off by default
+    /// so that logs do not leak data.
+    public var logsSQLParameterValues: Bool = false
+    /// Store options by key, as Core Data keeps them.
+    public private(set) var options: [String: any Sendable] = [:]
+
+    /// Creates a description for an SQLite store at `url`.
+    public init(url: URL) {
+        self.url = url
+    }
+
+    /// Creates a description with no URL; set ``url`` or use ``InMemoryStoreType``.
+    public init() {}
+
+    /// Sets a store option.
+    public func setOption(_ option: (any Sendable)?, forKey key: String) {
+        options[key] = option
+    }
+
+    public var description: String {
+        "<PersistentStoreDescription \(type) \(url?.path ?? "(no url)")>"
+    }
+}

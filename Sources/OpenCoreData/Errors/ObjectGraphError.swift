@@ -1,0 +1,37 @@
+/// A request about objects that cannot be carried out: an unknown entity, an object that no
+/// longer exists, objects from another context, or a save that conflicts with changes made
+/// elsewhere.
+public struct ObjectGraphError: CoreDataCodedError {
+    public let code: CoreDataErrorCode
+    /// What went wrong, naming the entity, key or object.
+    public let message: String
+    /// The conflicts, for ``mergeConflict``.
+    public let conflicts: [MergeConflict]
+
+    public var description: String {
+        guard !conflicts.isEmpty else { return message }
+        return message + "\n" + conflicts.map { "  - \($0)" }.joined(separator: "\n")
+    }
+
+    /// No entity of that name in the model.
+    public static let unknownEntity = CoreDataErrorCode(140101, "unknownEntity")
+    /// No property of that name on the entity.
+    public static let unknownKey = CoreDataErrorCode(140102, "unknownKey")
+    /// The object's row is gone from the store (deleted elsewhere).
+    public static let objectNotFound = CoreDataErrorCode(133000, "objectNotFound")
+    /// The object belongs to a different context, or to none.
+    public static let wrongContext = CoreDataErrorCode(133010, "wrongContext")
+    /// Objects changed in the store since this context read them, and the merge policy is
+    /// ``MergePolicy/error``. ``conflicts`` lists them; nothing was saved.
+    public static let mergeConflict = CoreDataErrorCode(133020, "mergeConflict")
+    /// The entity is abstract and cannot have objects of its own.
+    public static let abstractEntity = CoreDataErrorCode(140103, "abstractEntity")
+    /// A URI or object ID that does not name an object of this coordinator.
+    public static let invalidObjectID = CoreDataErrorCode(140104, "invalidObjectID")
+
+    init(_ code: CoreDataErrorCode, _ message: String, conflicts: [MergeConflict] = []) {
+        self.code = code
+        self.message = message
+        self.conflicts = conflicts
+    }
+}

@@ -1,0 +1,62 @@
+/// A save refused because objects broke the model's rules. Nothing of the save was written.
+///
+/// ``failures`` lists every failing object and key, not only the first:
+///
+/// ```swift
+/// do {
+///     try context.save()
+/// } catch let error as ValidationError {
+///     for failure in error.failures {
+///         print(failure.entityName, failure.key ?? "-", failure.message)
+///     }
+/// }
+/// ```
+public struct ValidationError: CoreDataCodedError {
+    /// One broken rule on one object.
+    public struct Failure: Sendable, CustomStringConvertible {
+        /// What kind of rule was broken.
+        public let code: CoreDataErrorCode
+        /// The object that broke it.
+        public let objectID: ManagedObjectID
+        /// Its entity's name.
+        public let entityName: String
+        /// The property involved, if the rule is about one.
+        public let key: String?
+        /// What is wrong, in words.
+        public let message: String
+
+        public var description: String {
+            "\(entityName)\(key.map { ".\($0)" } ?? ""): \(message)"
+        }
+    }
+
+    /// Every failure found; at least one.
+    public let failures: [Failure]
+
+    /// ``multipleErrors`` when there is more than one failure, otherwise the one failure's code.
+    public var code: CoreDataErrorCode {
+        failures.count == 1 ? failures[0].code : Self.multipleErrors
+    }
+
+    public var description: String {
+        let list = failures.map { "  - \($0)" }.joined(separator: "\n")
+        return "Validation failed for \(failures.count) problem\(failures.count == 1 ? "" : "s"); nothing was saved:\n\(list)"
+    }
+
+    /// A value of the wrong type, an unknown key, or another rule on one value.
+    public static let invalidValue = CoreDataErrorCode(1550, "invalidValue")
+    /// More than one failure; see ``failures``.
+    public static let multipleErrors = CoreDataErrorCode(1560, "multipleErrors")
+    /// A required attribute or to-one relationship is nil.
+    public static let missingMandatoryProperty = CoreDataErrorCode(1570, "missingMandatoryProperty")
+    /// A to-many relationship holds fewer objects than its minimum count.
+    public static let relationshipLacksMinimumCount = CoreDataErrorCode(1580, "relationshipLacksMinimumCount")
+    /// A to-many relationship holds more objects than its maximum count.
+    public static let relationshipExceedsMaximumCount = CoreDataErrorCode(1590, "relationshipExceedsMaximumCount")
+    /// A deleted object still has objects in a relationship whose delete rule is deny.
+    public static let relationshipDeniedDelete = CoreDataErrorCode(1600, "relationshipDeniedDelete")
+
+    init(failures: [Failure]) {
+        self.failures = failures
+    }
+}

@@ -1,0 +1,97 @@
+public import Foundation
+
+/// A type a fetch can return: managed objects, object IDs, dictionaries, or a count
+/// (Core Data's `NSFetchRequestResult`).
+public protocol FetchRequestResult {}
+
+extension ManagedObject: FetchRequestResult {}
+extension ManagedObjectID: FetchRequestResult {}
+extension NSNumber: FetchRequestResult {}
+extension NSDictionary: FetchRequestResult {}
+
+/// What a fetch returns, with Core Data's `NSFetchRequestResultType` names.
+public enum FetchRequestResultType: UInt, Sendable {
+    /// Managed objects (the default); `FetchRequest<Team>` or `FetchRequest<ManagedObject>`.
+    case managedObjectResultType = 0
+    /// Object IDs; `FetchRequest<ManagedObjectID>`.
+    case managedObjectIDResultType = 1
+    /// One dictionary per row; `FetchRequest<NSDictionary>`.
+    case dictionaryResultType = 2
+    /// One `NSNumber` holding the count; `FetchRequest<NSNumber>`.
+    case countResultType = 4
+}
+
+/// A description of objects to fetch: Core Data's `NSFetchRequest`.
+///
+/// ```swift
+/// let request = Team.fetchRequest()
+/// request.sortDescriptors = [FetchSortDescriptor(key: "wins", ascending: false)]
+/// request.fetchLimit = 10
+/// let leaders = try context.fetch(request)
+/// ```
+///
+/// A request is a class, as in Core Data: a fetched results controller keeps a reference to its
+/// request. Change a request from one thread at a time.
+public final class FetchRequest<ResultType: FetchRequestResult>: @unchecked Sendable, CustomStringConvertible {
+    /// The name of the entity to fetch.
+    public var entityName: String?
+    /// The entity to fetch, when given directly; otherwise resolved from ``entityName``.
+    public var entity: EntityDescription?
+    /// The order of the results; ties are broken by object ID, so equal keys keep a stable order.
+    public var sortDescriptors: [FetchSortDescriptor]?
+    /// The most results to return; 0 for no limit.
+    public var fetchLimit: Int = 0
+    /// How many results to skip.
+    public var fetchOffset: Int = 0
+    /// Objects to load at a time as results are read; 0 loads them with the fetch.
+    public var fetchBatchSize: Int = 0
+    /// What the fetch returns.
+    public var resultType: FetchRequestResultType = .managedObjectResultType
+    /// Whether the context's unsaved inserts, changes and deletes are reflected (the default).
+    public var includesPendingChanges: Bool = true
+    /// Whether objects of subentities are included (the default).
+    public var includesSubentities: Bool = true
+    /// Whether returned objects are faults, whose values load on first access. Values read by
+    /// the fetch are kept, so firing such a fault does not query the store again.
+    public var returnsObjectsAsFaults: Bool = true
+
+    /// Creates a request for the entity with this name.
+    public init(entityName: String) {
+        self.entityName = entityName
+    }
+
+    /// Creates a request with no entity; set ``entity`` or ``entityName`` before fetching.
+    public init() {}
+
+    public var description: String {
+        "FetchRequest(\(entityName ?? entity?.name ?? "?"), sort: \(sortDescriptors?.map(\.description) ?? []), limit: \(fetchLimit), offset: \(fetchOffset))"
+    }
+
+    /// The entity the request names, in `model`.
+    func resolveEntity(in model: ManagedObjectModel) throws -> EntityDescription {
+        if let entity {
+            guard entity.managedObjectModel === model else {
+                throw ObjectGraphError(ObjectGraphError.unknownEntity, "the request's entity \(entity.entityName) belongs to another model")
+            }
+            return entity
+        }
+        guard let entityName else {
+            throw ObjectGraphError(ObjectGraphError.unknownEntity, "the fetch request has no entity; set entityName or entity")
+        }
+        guard let entity = model.compiledEntity(named: entityName) else {
+            throw ObjectGraphError(ObjectGraphError.unknownEntity, "the model has no entity named '\(entityName)'")
+        }
+        return entity
+    }
+}
+
+extension FetchRequestResult where Self: ManagedObject {
+    /// A request for objects of this subclass's entity, typed to return the subclass.
+    ///
+    /// ```swift
+    /// let teams: [Team] = try context.fetch(Team.fetchRequest())
+    /// ```
+    public static func fetchRequest() -> FetchRequest<Self> {
+        FetchRequest<Self>(entityName: entityName)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A typed value of an entity, Core Data's `NSAttributeDescription`.
+///
+/// ```swift
+/// let year = AttributeDescription(name: "year", type: .integer16, defaultValue: 1908)
+/// let name = AttributeDescription(name: "name", type: .string, isOptional: false)
+/// ```
+///
+/// Typed subclasses declare attributes with `@Managed` instead; see ``Managed``.
+public final class AttributeDescription: PropertyDescription, @unchecked Sendable {
+    /// The type of the attribute's values.
+    public var attributeType: AttributeType {
+        willSet { checkMutable() }
+    }
+
+    /// The value a newly inserted object gets, or nil. It must fit ``attributeType``
+    /// (`1908` for an integer 16 attribute, `false` for a boolean).
+    public var defaultValue: Any? {
+        willSet { checkMutable() }
+    }
+
+    /// Whether the store keeps an index on this attribute (a single-column index). For compound
+    /// or descending indexes use ``EntityDescription/indexes``.
+    public var isIndexed: Bool = false {
+        willSet { checkMutable() }
+    }
+
+    /// The default in storage form, set when the model is compiled.
+    var defaultStorage: PropertyValue = .null
+
+    /// Creates an attribute of the given type.
+    ///
+    /// - Parameters:
+    ///   - name: The attribute's key.
+    ///   - type: The type of its values.
+    ///   - isOptional: Whether it may be nil when saved.
+    ///   - defaultValue: The value new objects start with.
+    ///   - isIndexed: Whether the store indexes it.
+    public init(
+        name: String = "",
+        type: AttributeType = .stringAttributeType,
+        isOptional: Bool = true,
+        defaultValue: Any? = nil,
+        isIndexed: Bool = false
+    ) {
+        self.attributeType = type
+        self.defaultValue = defaultValue
+        self.isIndexed = isIndexed
+        super.init(name: name)
+        self.isOptional = isOptional
+    }
+}

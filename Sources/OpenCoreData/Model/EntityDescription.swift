@@ -1,0 +1,145 @@
+/// A kind of object in a model, Core Data's `NSEntityDescription`: a name, properties, an
+/// optional superentity, and the ``ManagedObject`` subclass that represents its objects.
+///
+/// Build entities in code, Core Data style:
+///
+/// ```swift
+/// let team = EntityDescription(name: "Team")
+/// team.properties = [
+///     AttributeDescription(name: "teamName", type: .string, isOptional: false),
+///     AttributeDescription(name: "wins", type: .integer16, defaultValue: 0),
+/// ]
+/// let model = ManagedObjectModel(entities: [team])
+/// ```
+///
+/// or derive them from `@Managed` declarations with ``ManagedObjectModel/init(managedObjectClasses:)``.
+public final class EntityDescription: @unchecked Sendable, Hashable, CustomStringConvertible {
+    /// The entity's name, unique in its model. Fetch requests and URIs use it.
+    public var name: String? {
+        willSet { checkMutable() }
+    }
+
+    /// The class instantiated for the entity's objects. Defaults to ``ManagedObject``.
+    public var managedObjectClass: ManagedObject.Type = ManagedObject.self {
+        willSet { checkMutable() }
+    }
+
+    /// The name of ``managedObjectClass``. Core Data lets you set this string; Swift on Linux cannot
+    /// look a class up by name, so set ``managedObjectClass`` instead.
+    public var managedObjectClassName: String { String(describing: managedObjectClass) }
+
+    /// Whether objects of exactly this entity may be created. Abstract entities exist to be
+    /// inherited from.
+    public var isAbstract: Bool = false {
+        willSet { checkMutable() }
+    }
+
+    /// The properties this entity declares, not counting inherited ones.
+    public var properties: [PropertyDescription] = [] {
+        willSet { checkMutable() }
+        didSet { for property in properties { property.entity = self } }
+    }
+
+    /// The entities that inherit from this one. Setting it sets each one's ``superentity``.
+    public var subentities: [EntityDescription] = [] {
+        willSet { checkMutable() }
+        didSet { for subentity in subentities { subentity.superentity = self } }
+    }
+
+    /// The entity this one inherits properties from, if any.
+    public internal(set) weak var superentity: EntityDescription?
+
+    /// Indexes the store keeps for this entity's fetches, in addition to ``AttributeDescription/isIndexed``.
+    public var indexes: [FetchIndexDescription] = [] {
+        willSet { checkMutable() }
+    }
+
+    /// The model the entity belongs to.
+    public internal(set) weak var managedObjectModel: ManagedObjectModel?
+
+    // MARK: Compiled layout (set once when the model is compiled)
+
+    /// Every property including inherited ones, inherited first; an object's storage has one slot
+    /// per entry, at ``PropertyDescription/slot``.
+    var slots: [PropertyDescription] = []
+    var slotByName: [String: Int] = [:]
+    /// The top of the inheritance chain; stores keep a hierarchy in one table.
+    unowned(unsafe) var rootEntity: EntityDescription! = nil
+    /// This entity and every entity below it, this one first.
+    var selfAndDescendants: [EntityDescription] = []
+    var isCompiled = false
+
+    /// Creates an entity with a name.
+    public init(name: String? = nil) {
+        self.name = name
+    }
+
+    /// Marks entities built by the model's reflection before compilation, and the placeholder
+    /// that prototype objects are created with.
+    var isPlaceholder = false
+
+    public var description: String { name ?? "<unnamed entity>" }
+
+    public static func == (lhs: EntityDescription, rhs: EntityDescription) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    func checkMutable() {
+        managedObjectModel?.checkMutable()
+    }
+
+    /// The entity's name, for messages and storage, once compilation has checked it is set.
+    var entityName: String { name ?? "" }
+}
+
+// MARK: - Lookup
+
+extension EntityDescription {
+    /// Every property by name, inherited ones included.
+    public var propertiesByName: [String: PropertyDescription] {
+        var result: [String: PropertyDescription] = [:]
+        for property in allProperties { result[property.name] = property }
+        return result
+    }
+
+    /// Every attribute by name, inherited ones included.
+    public var attributesByName: [String: AttributeDescription] {
+        var result: [String: AttributeDescription] = [:]
+        for case let attribute as AttributeDescription in allProperties { result[attribute.name] = attribute }
+        return result
+    }
+
+    /// Every relationship by name, inherited ones included.
+    public var relationshipsByName: [String: RelationshipDescription] {
+        var result: [String: RelationshipDescription] = [:]
+        for case let relationship as RelationshipDescription in allProperties {
+            result[relationship.name] = relationship
+        }
+        return result
+    }
+
+    /// The relationships whose destination is `entity`.
+    public func relationships(forDestination entity: EntityDescription) -> [RelationshipDescription] {
+        allProperties.compactMap { $0 as? RelationshipDescription }.filter { $0.destinationEntity === entity }
+    }
+
+    /// Whether this entity is `entity` or inherits from it.
+    public func isKindOf(entity: EntityDescription) -> Bool {
+        var current: EntityDescription? = self
+        while let candidate = current {
+            if candidate === entity { return true }
+            current = candidate.superentity
+        }
+        return false
+    }
+
+    /// Inherited properties first, then this entity's own.
+    var allProperties: [PropertyDescription] {
+        if isCompiled { return slots }
+        return (superentity?.allProperties ?? []) + properties
+    }
+
+    /// The property at `name` in the compiled layout.
+    func property(named name: String) -> PropertyDescription? {
+        slotByName[name].map { slots[$0] }
+    }
+}

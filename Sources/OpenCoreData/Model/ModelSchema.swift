@@ -1,0 +1,152 @@
+import Foundation
+
+/// The part of a model a store depends on, kept in the store's metadata: entities, their stored
+/// attributes and relationships. Comparing the stored schema with the current model tells whether
+/// a store can be opened, migrated, or must be refused.
+package struct ModelSchema: Codable, Equatable, Sendable {
+    package struct Entity: Codable, Equatable, Sendable {
+        package var name: String
+        package var superentity: String?
+        package var attributes: [Attribute]
+        package var relationships: [Relationship]
+    }
+
+    package struct Attribute: Codable, Equatable, Sendable {
+        package var name: String
+        package var type: String
+        package var isOptional: Bool
+        package var hasDefault: Bool
+    }
+
+    package struct Relationship: Codable, Equatable, Sendable {
+        package var name: String
+        package var destination: String
+        package var isToMany: Bool
+        package var isOptional: Bool
+        /// `column`, `inverse:<name>` or `join:<owner>`: where the store keeps the links.
+        package var storage: String
+    }
+
+    package var entities: [Entity]
+
+    /// The schema of a compiled model.
+    package init(model: ManagedObjectModel) {
+        entities = model.entities.map { entity in
+            Entity(
+                name: entity.entityName,
+                superentity: entity.superentity?.entityName,
+                attributes: entity.properties.compactMap { property in
+                    guard let attribute = property as? AttributeDescription, attribute.isPersistent else { return nil }
+                    return Attribute(name: attribute.name, type: attribute.attributeType.description,
+                                     isOptional: attribute.isOptional, hasDefault: !attribute.defaultStorage.isNull)
+                },
+                relationships: entity.properties.compactMap { property in
+                    guard let relationship = property as? RelationshipDescription else { return nil }
+                    return Relationship(name: relationship.name, destination: relationship.destinationEntity?.entityName ?? "",
+                                        isToMany: relationship.isToMany, isOptional: relationship.isOptional,
+                                        storage: Self.storageName(relationship.storage))
+                })
+        }
+    }
+
+    private static func storageName(_ storage: RelationshipStorage) -> String {
+        switch storage {
+        case .foreignKey: "column"
+        case .inverseForeignKey(let inverse): "inverse:\(inverse.name)"
+        case .joinTable(let owner): "join:\(owner.qualifiedName)"
+        }
+    }
+
+    /// A hash of the schema: equal hashes mean a store can be opened without looking further.
+    package var versionHash: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(self)) ?? Data()
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+
+    package func entity(named name: String) -> Entity? {
+        entities.first { $0.name == name }
+    }
+}
+
+/// What opening a store made by `stored` with the current model requires.
+package struct SchemaMigration: Sendable {
+    /// Changes a store can make in place without losing data.
+    package enum Step: Sendable, Equatable {
+        case addEntity(String)
+        case addAttribute(entity: String, attribute: String)
+        case addRelationship(entity: String, relationship: String)
+    }
+
+    package var steps: [Step] = []
+    /// Differences that cannot be migrated automatically, in words.
+    package var incompatibilities: [String] = []
+
+    package var isEmpty: Bool { steps.isEmpty && incompatibilities.isEmpty }
+
+    /// Compares the schema a store was made with to the current one.
+    package init(from stored: ModelSchema, to current: ModelSchema) {
+        for old in stored.entities {
+            guard let new = current.entity(named: old.name) else {
+                incompatibilities.append("entity \(old.name) was removed")
+                continue
+            }
+            if old.superentity != new.superentity {
+                incompatibilities.append("entity \(old.name) now inherits from \(new.superentity ?? "nothing") instead of \(old.superentity ?? "nothing")")
+            }
+            compareAttributes(of: old, new)
+            compareRelationships(of: old, new)
+        }
+        for new in current.entities where stored.entity(named: new.name) == nil {
+            steps.append(.addEntity(new.name))
+        }
+    }
+
+    private mutating func compareAttributes(of old: ModelSchema.Entity, _ new: ModelSchema.Entity) {
+        for attribute in old.attributes {
+            guard let now = new.attributes.first(where: { $0.name == attribute.name }) else {
+                incompatibilities.append("attribute \(old.name).\(attribute.name) was removed")
+                continue
+            }
+            if now.type != attribute.type {
+                incompatibilities.append("attribute \(old.name).\(attribute.name) changed type from \(attribute.type) to \(now.type)")
+            }
+            if attribute.isOptional, !now.isOptional, !now.hasDefault {
+                incompatibilities.append("attribute \(old.name).\(attribute.name) became required; stored objects may have no value")
+            }
+        }
+        for attribute in new.attributes where !old.attributes.contains(where: { $0.name == attribute.name }) {
+            if attribute.isOptional || attribute.hasDefault {
+                steps.append(.addAttribute(entity: new.name, attribute: attribute.name))
+            } else {
+                incompatibilities.append("attribute \(new.name).\(attribute.name) was added as required without a default value")
+            }
+        }
+    }
+
+    private mutating func compareRelationships(of old: ModelSchema.Entity, _ new: ModelSchema.Entity) {
+        for relationship in old.relationships {
+            guard let now = new.relationships.first(where: { $0.name == relationship.name }) else {
+                incompatibilities.append("relationship \(old.name).\(relationship.name) was removed")
+                continue
+            }
+            if now.destination != relationship.destination || now.isToMany != relationship.isToMany
+                || now.storage != relationship.storage {
+                incompatibilities.append("relationship \(old.name).\(relationship.name) changed (destination, cardinality or inverse)")
+            }
+        }
+        for relationship in new.relationships where !old.relationships.contains(where: { $0.name == relationship.name }) {
+            if relationship.isToMany || relationship.isOptional {
+                steps.append(.addRelationship(entity: new.name, relationship: relationship.name))
+            } else {
+                incompatibilities.append("relationship \(new.name).\(relationship.name) was added as required")
+            }
+        }
+    }
+}

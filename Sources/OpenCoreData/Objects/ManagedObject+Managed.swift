@@ -1,0 +1,65 @@
+/// Typed access for `@Managed` properties.
+extension ManagedObject {
+    func managedValue<Value: ManagedPropertyValue>(_ type: Value.Type, storage: AnyKeyPath) -> Value {
+        let property = managedProperty(for: storage)
+        switch property {
+        case let attribute as AttributeDescription:
+            return Value._fromManaged(attributeValue(at: attribute.slot).swiftValue(for: attribute.attributeType))
+        case let relationship as RelationshipDescription where relationship.isToMany:
+            return Value._fromManaged(toManyValue(at: relationship.slot))
+        default:
+            return Value._fromManaged(toOneValue(at: property.slot))
+        }
+    }
+
+    func setManagedValue<Value: ManagedPropertyValue>(_ value: Value, storage: AnyKeyPath) {
+        let property = managedProperty(for: storage)
+        switch property {
+        case let attribute as AttributeDescription:
+            guard let stored = PropertyValue.coerce(value._toManaged, to: attribute.attributeType) else {
+                refuse(key: attribute.name, "\(Value.self) does not fit \(attribute.attributeType)")
+                return
+            }
+            setAttributeValue(stored, at: attribute.slot)
+        case let relationship as RelationshipDescription where relationship.isToMany:
+            setToManyValue(value._toManaged as? Set<ManagedObject> ?? [], at: relationship.slot)
+        default:
+            setToOneValue(value._toManaged as? ManagedObject, at: property.slot)
+        }
+    }
+
+    private func managedProperty(for storage: AnyKeyPath) -> PropertyDescription {
+        let name = ManagedPropertyNames.name(for: storage)
+        guard let property = entity.property(named: name) else {
+            preconditionFailure("\(type(of: self)).\(name) is declared @Managed but entity \(entity.entityName) has no property '\(name)'; build the model with ManagedObjectModel(managedObjectClasses:).")
+        }
+        return property
+    }
+}
+
+/// Maps a `@Managed` wrapper's storage key path (`\Team._wins`) to the property name (`wins`).
+///
+/// Swift creates one key path object per declaration, so the cache is keyed by the object's
+/// identity; it keeps each key path alive so an address is never reused for another one.
+enum ManagedPropertyNames {
+    private struct Entry: @unchecked Sendable {
+        let keyPath: AnyKeyPath
+        let name: String
+    }
+
+    private static let cache = Locked<[ObjectIdentifier: Entry]>([:])
+
+    static func name(for storage: AnyKeyPath) -> String {
+        let id = ObjectIdentifier(storage)
+        if let entry = cache.withLock({ $0[id] }) { return entry.name }
+        let name = parseName(String(describing: storage))
+        cache.withLock { $0[id] = Entry(keyPath: storage, name: name) }
+        return name
+    }
+
+    /// `\Team._wins` → `wins`.
+    static func parseName(_ description: String) -> String {
+        let component = description.split(separator: ".").last.map(String.init) ?? description
+        return component.hasPrefix("_") ? String(component.dropFirst()) : component
+    }
+}

@@ -1,0 +1,213 @@
+/// Reading and writing slots: faults load on first access, and every write is recorded for the
+/// context's change tracking.
+extension ManagedObject {
+    /// Fills the slots if they are not: defaults for a new object, stored values for a fault.
+    @inline(__always)
+    func materialize() {
+        if state.isFault {
+            fireFault()
+        } else if state.needsDefaults {
+            applyDefaults()
+        }
+    }
+
+    func applyDefaults() {
+        state.needsDefaults = false
+        slots = entity.slots.map { property in
+            if let attribute = property as? AttributeDescription { return .attribute(attribute.defaultStorage) }
+            let relationship = property as? RelationshipDescription
+            return relationship?.isToMany == true ? .toMany(ToManyRelationship(committed: [])) : .toOne(nil)
+        }
+    }
+
+    private func fireFault() {
+        guard let context = managedObjectContext else {
+            state.isFault = false
+            applyDefaults()
+            return
+        }
+        context.fulfillFault(self)
+    }
+
+    /// Replaces the slots with a snapshot's values; to-one destinations become objects of
+    /// `context` (faults if new there), to-many relationships become relationship faults.
+    func fill(from snapshot: RowSnapshot, in context: ManagedObjectContext) {
+        slots = entity.slots.map { property in
+            switch property {
+            case let attribute as AttributeDescription:
+                return .attribute(attribute.isTransient ? attribute.defaultStorage : snapshot.value(at: attribute.slot))
+            case let relationship as RelationshipDescription where relationship.isToMany:
+                return .toMany(ToManyRelationship(committed: nil))
+            default:
+                return .toOne(snapshot.value(at: property.slot).objectID.map { context.object(with: $0) })
+            }
+        }
+        version = snapshot.version
+        state.isFault = false
+        state.needsDefaults = false
+    }
+
+    // MARK: Reading
+
+    func attributeValue(at slot: Int) -> PropertyValue {
+        materialize()
+        if case .attribute(let value) = slots[slot] { return value }
+        return .null
+    }
+
+    func toOneValue(at slot: Int) -> ManagedObject? {
+        materialize()
+        if case .toOne(let object) = slots[slot] { return object }
+        return nil
+    }
+
+    /// The relationship's storage, without loading its contents.
+    func toManyRelationship(at slot: Int) -> ToManyRelationship {
+        materialize()
+        if case .toMany(let relationship) = slots[slot] { return relationship }
+        let replacement = ToManyRelationship(committed: [])
+        slots[slot] = .toMany(replacement)
+        return replacement
+    }
+
+    /// The relationship's current contents, loading them from the parent store if needed.
+    func toManyValue(at slot: Int) -> Set<ManagedObject> {
+        let relationship = toManyRelationship(at: slot)
+        if relationship.isFault {
+            if let context = managedObjectContext {
+                context.loadRelationship(relationship, of: self, at: slot)
+            } else {
+                relationship.committed = []
+            }
+        }
+        return relationship.current ?? []
+    }
+
+    // MARK: Writing
+
+    /// Records the old value of `slot` before it changes, and tells the context.
+    func willChangeSlot(_ slot: Int) {
+        materialize()
+        guard let context = managedObjectContext else { return }
+        if !state.isInserted, savedValues[slot] == nil, !isToManySlot(slot) {
+            savedValues[slot] = slots[slot]
+        }
+        if eventValues[slot] == nil {
+            eventValues[slot] = slots[slot].detachedCopy
+        }
+        context.objectDidChange(self)
+    }
+
+    func setAttributeValue(_ value: PropertyValue, at slot: Int) {
+        willChangeSlot(slot)
+        slots[slot] = .attribute(value)
+    }
+
+    private func isToManySlot(_ slot: Int) -> Bool {
+        if case .toMany = slots[slot] { return true }
+        return false
+    }
+
+    // MARK: Relationships, keeping inverses in step
+
+    /// Sets a to-one relationship and updates the inverse on the old and new destinations.
+    func setToOneValue(_ newValue: ManagedObject?, at slot: Int) {
+        guard let relationship = entity.slots[slot] as? RelationshipDescription,
+              acceptsRelated(newValue, through: relationship) else { return }
+        let oldValue = toOneValue(at: slot)
+        primitiveSetToOne(newValue, at: slot)
+        guard oldValue !== newValue, let inverse = relationship.inverseRelationship else { return }
+        oldValue?.unlink(self, through: inverse)
+        newValue?.link(self, through: inverse, reverse: relationship)
+    }
+
+    /// Adds an object to a to-many relationship and updates its inverse.
+    func addToManyValue(_ object: ManagedObject, at slot: Int) {
+        guard let relationship = entity.slots[slot] as? RelationshipDescription,
+              acceptsRelated(object, through: relationship) else { return }
+        primitiveInsert(object, intoToManyAt: slot)
+        guard let inverse = relationship.inverseRelationship else { return }
+        object.link(self, through: inverse, reverse: relationship)
+    }
+
+    /// Removes an object from a to-many relationship and updates its inverse.
+    func removeToManyValue(_ object: ManagedObject, at slot: Int) {
+        guard let relationship = entity.slots[slot] as? RelationshipDescription else { return }
+        primitiveRemove(object, fromToManyAt: slot)
+        guard let inverse = relationship.inverseRelationship else { return }
+        object.unlink(self, through: inverse)
+    }
+
+    /// Replaces a to-many relationship's contents.
+    func setToManyValue(_ newValue: Set<ManagedObject>, at slot: Int) {
+        let current = toManyValue(at: slot)
+        willChangeSlot(slot)
+        for object in current.subtracting(newValue) { removeToManyValue(object, at: slot) }
+        for object in newValue.subtracting(current) { addToManyValue(object, at: slot) }
+    }
+
+    /// `source` now points here through `inverse`'s inverse (`reverse`): make `inverse` point back.
+    private func link(_ source: ManagedObject, through inverse: RelationshipDescription, reverse: RelationshipDescription) {
+        if inverse.isToMany {
+            primitiveInsert(source, intoToManyAt: inverse.slot)
+            return
+        }
+        let previous = toOneValue(at: inverse.slot)
+        guard previous !== source else { return }
+        if let previous {
+            if reverse.isToMany {
+                previous.primitiveRemove(self, fromToManyAt: reverse.slot)
+            } else if previous.toOneValue(at: reverse.slot) === self {
+                previous.primitiveSetToOne(nil, at: reverse.slot)
+            }
+        }
+        primitiveSetToOne(source, at: inverse.slot)
+    }
+
+    /// `source` no longer points here: drop it from `inverse`.
+    func unlink(_ source: ManagedObject, through inverse: RelationshipDescription) {
+        if inverse.isToMany {
+            primitiveRemove(source, fromToManyAt: inverse.slot)
+        } else if toOneValue(at: inverse.slot) === source {
+            primitiveSetToOne(nil, at: inverse.slot)
+        }
+    }
+
+    func primitiveSetToOne(_ object: ManagedObject?, at slot: Int) {
+        willChangeSlot(slot)
+        slots[slot] = .toOne(object)
+    }
+
+    func primitiveInsert(_ object: ManagedObject, intoToManyAt slot: Int) {
+        willChangeSlot(slot)
+        toManyRelationship(at: slot).insert(object)
+    }
+
+    func primitiveRemove(_ object: ManagedObject, fromToManyAt slot: Int) {
+        willChangeSlot(slot)
+        toManyRelationship(at: slot).remove(object)
+    }
+
+    /// Relationships only link objects of one context (or objects not inserted yet). A link across
+    /// contexts is refused and reported when the context saves, as Core Data refuses it.
+    private func acceptsRelated(_ object: ManagedObject?, through relationship: RelationshipDescription) -> Bool {
+        if let object, let destination = relationship.destinationEntity, !object.entity.isKindOf(entity: destination) {
+            refuse(key: relationship.name, "cannot hold a \(object.entity.entityName); the relationship's destination is \(destination.entityName)")
+            return false
+        }
+        guard let object, let mine = managedObjectContext, let theirs = object.managedObjectContext, mine !== theirs else {
+            return true
+        }
+        refuse(key: relationship.name, "cannot relate objects of different contexts (\(object.objectID))")
+        return false
+    }
+
+    /// Remembers a refused assignment so that the next save fails naming it.
+    func refuse(key: String?, _ message: String) {
+        refusedAssignments.append(ValidationError.Failure(
+            code: ValidationError.invalidValue, objectID: objectID, entityName: entity.entityName,
+            key: key, message: message))
+        Log.context.error("refused assignment on \(entity.entityName).\(key ?? "?"): \(message)")
+        managedObjectContext?.objectDidChange(self)
+    }
+}

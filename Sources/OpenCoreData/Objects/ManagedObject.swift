@@ -1,0 +1,202 @@
+import Foundation
+
+/// An object of the graph, Core Data's `NSManagedObject`: it belongs to a context, has an
+/// ``objectID``, and holds the values of its entity's properties.
+///
+/// Subclass it and declare properties with `@Managed`, the counterpart of `@NSManaged`:
+///
+/// ```swift
+/// final class Team: ManagedObject {
+///     @Managed var teamName: String
+///     @Managed var qualifyingZone: String
+///     @Managed var wins: Int16 = 0
+///     @Managed(inverse: "team", deleteRule: .cascade) var players: Set<Player>
+/// }
+///
+/// let team = Team(context: context)
+/// team.teamName = "Brazil"
+/// team.wins += 1
+/// try context.save()
+/// ```
+///
+/// Or use the class itself with key-value coding (``value(forKey:)``,
+/// ``setValue(_:forKey:)``) and an entity built in code.
+///
+/// Objects are not `Sendable`: use one only on its context's queue, and pass ``objectID`` to
+/// other contexts.
+open class ManagedObject: Hashable, CustomStringConvertible {
+    /// The object's entity.
+    public let entity: EntityDescription
+
+    /// The object's identity: temporary while inserted and unsaved, permanent afterwards.
+    public internal(set) var objectID: ManagedObjectID
+
+    /// The context the object belongs to; nil before insertion, after ``ManagedObjectContext/reset()``,
+    /// or once its deletion has been saved.
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// One value per property of the entity, at each property's slot; empty while a fault.
+    var slots: [Slot] = []
+    var state = ObjectState()
+    /// The row version the object's committed values come from (optimistic locking).
+    var version: Int64 = 0
+    /// Values as last saved or fetched, for slots changed since (attributes and to-ones).
+    var savedValues: [Int: Slot] = [:]
+    /// Values before the changes of the current event (since the last processPendingChanges).
+    var eventValues: [Int: Slot] = [:]
+    /// Assignments refused by key-value coding; reported when the object is saved.
+    var refusedAssignments: [ValidationError.Failure] = []
+    /// Values read with the object (by a fetch) that fill it when the fault fires, without a query.
+    var cachedSnapshot: RowSnapshot?
+
+    /// Creates an object of `entity` and, when `context` is given, inserts it there.
+    ///
+    /// - Parameters:
+    ///   - entity: The object's entity, from a model.
+    ///   - context: The context to insert the object into, or nil to insert it later with
+    ///     ``ManagedObjectContext/insert(_:)``.
+    public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
+        self.entity = entity
+        self.objectID = .makeTemporary(for: entity)
+        guard !entity.isPlaceholder else { return }
+        entity.managedObjectModel?.requireCompiled()
+        precondition(entity.isCompiled, "Entity \(entity.entityName) does not belong to a model; add it to a ManagedObjectModel first.")
+        state.needsDefaults = true
+        if let context { context.insert(self) }
+    }
+
+    /// Creates an object of the entity that `Self` represents in the context's model, and
+    /// inserts it.
+    ///
+    /// The class must be an entity's ``EntityDescription/managedObjectClass``, which it is when the
+    /// model comes from ``ManagedObjectModel/init(managedObjectClasses:)``.
+    public convenience init(context: ManagedObjectContext) {
+        let model = context.managedObjectModel
+        guard let entity = model.entity(for: Self.self) else {
+            preconditionFailure("\(Self.self) is not the class of any entity in the context's model; list it in ManagedObjectModel(managedObjectClasses:) or set EntityDescription.managedObjectClass.")
+        }
+        self.init(entity: entity, insertInto: context)
+    }
+
+    /// Creates the object that stands for a row until its values are needed.
+    static func makeFault(entity: EntityDescription, id: ManagedObjectID, context: ManagedObjectContext) -> ManagedObject {
+        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+        object.objectID = id
+        object.managedObjectContext = context
+        object.state.needsDefaults = false
+        object.state.isFault = true
+        return object
+    }
+
+    // MARK: Entity derivation
+
+    /// The entity name a subclass maps to; the class name unless overridden.
+    open class var entityName: String { String(describing: self) }
+
+    /// Indexes to create for the subclass's entity (see ``FetchIndexDescription``). Single-attribute
+    /// indexes can be declared with `@Managed(indexed: true)` instead.
+    open class var fetchIndexes: [FetchIndexDescription] { [] }
+
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    // MARK: Lifecycle hooks
+
+    /// Called once when the object is first inserted into a context; set dynamic defaults
+    /// (`createdAt = Date()`) here. Changes made here are not reported as updates.
+    open func awakeFromInsert() {}
+
+    /// Called when a fault's values have been loaded.
+    open func awakeFromFetch() {}
+
+    /// Called before the object's changes are saved.
+    open func willSave() {}
+
+    /// Called after the object's changes are saved.
+    open func didSave() {}
+
+    /// Called when the object is deleted, before its delete rules run.
+    open func prepareForDeletion() {}
+
+    /// Checks the object before it is saved as a new object; throw a ``ValidationError`` to refuse.
+    open func validateForInsert() throws {}
+
+    /// Checks the object before its changes are saved; throw a ``ValidationError`` to refuse.
+    open func validateForUpdate() throws {}
+
+    /// Checks the object before its deletion is saved; throw a ``ValidationError`` to refuse.
+    open func validateForDelete() throws {}
+
+    // MARK: State
+
+    /// Whether the object's values have not been loaded yet. Reading any property loads them.
+    public var isFault: Bool { state.isFault }
+
+    /// Whether the object was inserted and not saved yet.
+    public var isInserted: Bool { state.isInserted }
+
+    /// Whether the object will be deleted at the next save.
+    public var isDeleted: Bool { state.isDeleted || state.isInaccessible }
+
+    /// Whether the object has changes not saved yet and is neither inserted nor deleted.
+    public var isUpdated: Bool {
+        !state.isInserted && !state.isDeleted && hasPropertyChanges
+    }
+
+    /// Whether the object has unsaved changes of any kind.
+    public var hasChanges: Bool {
+        state.isInserted || state.isDeleted || hasPropertyChanges
+    }
+
+    /// Whether a stored (not transient) property changed since the last save.
+    public var hasPersistentChangedValues: Bool {
+        if state.isInserted { return true }
+        return changedSlots.contains { entity.slots[$0].isPersistent }
+    }
+
+    var hasPropertyChanges: Bool { !changedSlots.isEmpty }
+
+    /// Slots changed since the last save.
+    var changedSlots: [Int] {
+        var result = Array(savedValues.keys)
+        for (index, slot) in slots.enumerated() {
+            if case .toMany(let relationship) = slot, relationship.hasChanges, savedValues[index] == nil {
+                result.append(index)
+            }
+        }
+        return result.sorted()
+    }
+
+    // MARK: Description
+
+    open var description: String {
+        let id = objectID.description
+        guard !state.isFault else { return "<\(entity.entityName) \(id)> (fault)" }
+        let values = entity.slots.map { property in "\(property.name) = \(describeSlot(property.slot))" }
+        return "<\(entity.entityName) \(id)> { \(values.joined(separator: "; ")) }"
+    }
+
+    private func describeSlot(_ index: Int) -> String {
+        guard index < slots.count else { return "nil" }
+        switch slots[index] {
+        case .attribute(let value): return value.isNull ? "nil" : String(describing: value.swiftValue(for: (entity.slots[index] as? AttributeDescription)?.attributeType ?? .string) ?? "nil")
+        case .toOne(let object): return object.map { $0.objectID.description } ?? "nil"
+        case .toMany(let relationship): return relationship.current.map { "\($0.count) objects" } ?? "<relationship fault>"
+        }
+    }
+}
+
+/// Objects are confined to their context's queue; pass ``ManagedObject/objectID`` across queues.
+@available(*, unavailable)
+extension ManagedObject: @unchecked Sendable {}
+
+/// The bookkeeping flags of an object.
+struct ObjectState {
+    var isFault = false
+    /// A new object whose slots have not been filled with the entity's defaults yet.
+    var needsDefaults = false
+    var isInserted = false
+    var isDeleted = false
+    /// The fault could not be fulfilled: the row is gone from the store.
+    var isInaccessible = false
+}

@@ -1,0 +1,176 @@
+/// How a model maps onto SQLite tables.
+///
+/// - One table per entity hierarchy, named after the root entity, with `_pk` (the primary key),
+///   `_entity` (the concrete entity's code) and `_version` (incremented by every save, for
+///   optimistic locking), then one column per stored attribute and two per to-one relationship
+///   (the destination's key, and its entity code in `_<column>_entity`). Properties declared by
+///   subentities are prefixed with the entity name (`Employee_salary`).
+/// - A to-many relationship whose inverse is to-one is read through the inverse's column.
+/// - Many-to-many relationships, and to-many ones without an inverse, get a join table
+///   `_<Entity>_<relationship>(source, source_entity, target, target_entity)`.
+/// - `_ocd_metadata` holds the store's UUID, the model's hash and schema, and entity codes;
+///   `_ocd_primary_keys` holds the last key handed out per table.
+struct SQLiteSchema {
+    struct Table {
+        let name: String
+        let root: EntityDescription
+        /// Columns after `_pk, _entity, _version`, in select order.
+        var columns: [Column] = []
+    }
+
+    struct Column {
+        let name: String
+        let declaredType: String
+        /// The property the column stores, and whether it is the entity-code half of a to-one.
+        let property: PropertyDescription
+        let isEntityCode: Bool
+    }
+
+    struct JoinTable {
+        let name: String
+        let owner: RelationshipDescription
+    }
+
+    struct Index {
+        let name: String
+        let table: String
+        /// Column names with their direction.
+        let columns: [(name: String, ascending: Bool)]
+    }
+
+    static let metadataTable = "_ocd_metadata"
+    static let primaryKeysTable = "_ocd_primary_keys"
+    /// Prefix of every index the store manages; other indexes are left alone.
+    static let indexPrefix = "_ocd_index_"
+
+    private(set) var tables: [ObjectIdentifier: Table] = [:]
+    private(set) var joinTables: [ObjectIdentifier: JoinTable] = [:]
+    private(set) var indexes: [Index] = []
+    /// The select-list position of each slot's column, per entity (nil for to-many and transient).
+    private(set) var columnIndexBySlot: [ObjectIdentifier: [Int?]] = [:]
+    /// The select-list position of each to-one slot's entity-code column, per entity.
+    private(set) var entityCodeColumnBySlot: [ObjectIdentifier: [Int?]] = [:]
+
+    init(model: ManagedObjectModel) throws(ModelError) {
+        for entity in model.entities where entity.superentity == nil {
+            tables[ObjectIdentifier(entity)] = try makeTable(root: entity)
+        }
+        for entity in model.entities {
+            var columnBySlot: [Int?] = Array(repeating: nil, count: entity.slots.count)
+            var codeBySlot: [Int?] = Array(repeating: nil, count: entity.slots.count)
+            let columns = tables[ObjectIdentifier(entity.rootEntity)]?.columns ?? []
+            for (position, column) in columns.enumerated() where (column.property.entity.map { entity.isKindOf(entity: $0) } ?? false) {
+                if column.isEntityCode {
+                    codeBySlot[column.property.slot] = position
+                } else {
+                    columnBySlot[column.property.slot] = position
+                }
+            }
+            columnIndexBySlot[ObjectIdentifier(entity)] = columnBySlot
+            entityCodeColumnBySlot[ObjectIdentifier(entity)] = codeBySlot
+            for case let relationship as RelationshipDescription in entity.properties {
+                if case .joinTable(let owner) = relationship.storage, owner === relationship {
+                    joinTables[ObjectIdentifier(relationship)] = JoinTable(
+                        name: "_\(entity.entityName)_\(relationship.name)", owner: relationship)
+                }
+            }
+            indexes += makeIndexes(for: entity)
+        }
+    }
+
+    func table(for entity: EntityDescription) -> Table? {
+        tables[ObjectIdentifier(entity.rootEntity)]
+    }
+
+    func joinTable(for owner: RelationshipDescription) -> JoinTable? {
+        joinTables[ObjectIdentifier(owner)]
+    }
+
+    /// The column storing a property of `entity`, by name.
+    func columnName(of property: PropertyDescription) -> String {
+        guard let declaring = property.entity, declaring.superentity != nil else { return property.name }
+        return "\(declaring.entityName)_\(property.name)"
+    }
+
+    private func makeTable(root: EntityDescription) throws(ModelError) -> Table {
+        var table = Table(name: root.entityName, root: root)
+        var used: Set<String> = ["_pk", "_entity", "_version"]
+        for entity in root.selfAndDescendants {
+            for property in entity.properties where property.isPersistent {
+                let name = columnName(of: property)
+                if let attribute = property as? AttributeDescription {
+                    table.columns.append(Column(name: name, declaredType: Self.declaredType(of: attribute.attributeType),
+                                                property: property, isEntityCode: false))
+                } else if let relationship = property as? RelationshipDescription, !relationship.isToMany {
+                    table.columns.append(Column(name: name, declaredType: "INTEGER", property: property, isEntityCode: false))
+                    table.columns.append(Column(name: "_\(name)_entity", declaredType: "INTEGER", property: property, isEntityCode: true))
+                } else {
+                    continue
+                }
+                guard used.insert(name.lowercased()).inserted else {
+                    throw ModelError(ModelError.invalidName, "\(entity.entityName).\(property.name) needs column '\(name)' in table \(root.entityName), which another property already uses")
+                }
+            }
+        }
+        return table
+    }
+
+    private func makeIndexes(for entity: EntityDescription) -> [Index] {
+        let tableName = entity.rootEntity.entityName
+        var result: [Index] = []
+        for property in entity.properties where property.isPersistent {
+            let column = columnName(of: property)
+            let isToOne = (property as? RelationshipDescription).map { !$0.isToMany } ?? false
+            if isToOne || (property as? AttributeDescription)?.isIndexed == true {
+                result.append(Index(name: "\(Self.indexPrefix)\(entity.entityName)_\(property.name)",
+                                    table: tableName, columns: [(column, true)]))
+            }
+        }
+        for index in entity.indexes {
+            let columns = index.elements.compactMap { element -> (String, Bool)? in
+                entity.property(named: element.propertyName).map { (columnName(of: $0), element.isAscending) }
+            }
+            result.append(Index(name: "\(Self.indexPrefix)\(entity.entityName)_\(index.name)", table: tableName, columns: columns))
+        }
+        return result
+    }
+
+    /// The declared type of an attribute's column. Decimals are text, compared with the
+    /// `ocd_decimal` collation so that they sort by value.
+    static func declaredType(of type: AttributeType) -> String {
+        switch type {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType: "INTEGER"
+        case .doubleAttributeType, .floatAttributeType, .dateAttributeType: "REAL"
+        case .decimalAttributeType: "TEXT COLLATE ocd_decimal"
+        case .stringAttributeType, .URIAttributeType: "TEXT"
+        case .binaryDataAttributeType, .UUIDAttributeType: "BLOB"
+        }
+    }
+
+    // MARK: DDL
+
+    func createStatements(for table: Table) -> [String] {
+        let columns = ["\"_pk\" INTEGER PRIMARY KEY", "\"_entity\" INTEGER NOT NULL", "\"_version\" INTEGER NOT NULL"]
+            + table.columns.map { "\(quoted($0.name)) \($0.declaredType)" }
+        return ["CREATE TABLE \(quoted(table.name)) (\(columns.joined(separator: ", ")))"]
+    }
+
+    func createStatements(for joinTable: JoinTable) -> [String] {
+        let name = quoted(joinTable.name)
+        return [
+            "CREATE TABLE \(name) (\"source\" INTEGER NOT NULL, \"source_entity\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, \"target_entity\" INTEGER NOT NULL, PRIMARY KEY (\"source\", \"target\")) WITHOUT ROWID",
+            "CREATE INDEX \(quoted("\(Self.indexPrefix)\(joinTable.name)_target")) ON \(name) (\"target\", \"source\")",
+        ]
+    }
+
+    func createStatement(for index: Index) -> String {
+        let columns = index.columns.map { "\(quoted($0.name))\($0.ascending ? "" : " DESC")" }
+        return "CREATE INDEX IF NOT EXISTS \(quoted(index.name)) ON \(quoted(index.table)) (\(columns.joined(separator: ", ")))"
+    }
+}
+
+/// An identifier quoted for SQL. Names are checked by the model (letters, digits, underscores),
+/// so quoting is for keywords, never for escaping user input.
+func quoted(_ identifier: String) -> String {
+    "\"\(identifier.replacingOccurrences(of: "\"", with: "\"\""))\""
+}

@@ -1,0 +1,232 @@
+import Foundation
+import GRDB
+
+/// Creating a new store, checking an existing one against the model, and lightweight migration.
+extension SQLiteStoreBackend {
+    private enum MetadataKey {
+        static let identifier = "storeUUID"
+        static let modelHash = "modelHash"
+        static let schema = "modelSchema"
+        static let entityCodes = "entityCodes"
+        static let format = "format"
+    }
+
+    func load(model: ManagedObjectModel) throws -> String {
+        let schema = try SQLiteSchema(model: model)
+        let current = ModelSchema(model: model)
+        var result: (identifier: String, codes: [String: Int64])?
+        do {
+            if description.isReadOnly {
+                result = try writer.read { db in try self.checkReadOnly(db, current: current) }
+            } else {
+                try writer.writeWithoutTransaction { db in
+                    try db.inTransaction(.immediate) {
+                        result = try self.openOrCreate(db, schema: schema, current: current)
+                        return .commit
+                    }
+                }
+            }
+        } catch {
+            throw Self.storeError(error, url: url, doing: "loading the store")
+        }
+        guard let result else { throw PersistentStoreError(PersistentStoreError.cannotOpen, "the store could not be loaded", url: url) }
+        let loaded = Loaded(identifier: result.identifier, schema: schema, codes: result.codes, model: model)
+        loadedState.withLock { $0 = loaded }
+        return result.identifier
+    }
+
+    private func openOrCreate(_ db: Database, schema: SQLiteSchema, current: ModelSchema) throws -> (String, [String: Int64]) {
+        guard try db.tableExists(SQLiteSchema.metadataTable) else {
+            return try create(db, schema: schema, current: current)
+        }
+        let metadata = try readMetadata(db)
+        var codes = metadata.codes
+        if metadata.hash != current.versionHash {
+            let migration = SchemaMigration(from: metadata.schema, to: current)
+            guard migration.incompatibilities.isEmpty, description.shouldMigrateStoreAutomatically else {
+                throw incompatible(migration)
+            }
+            for step in migration.steps {
+                try apply(step, db, schema: schema, codes: &codes)
+            }
+            try writeMetadata(db, identifier: metadata.identifier, current: current, codes: codes)
+            Log.store.debug("migrated store \(url.lastPathComponent): \(migration.steps.count) change(s)")
+        }
+        try syncIndexes(db, schema: schema)
+        return (metadata.identifier, codes)
+    }
+
+    private func checkReadOnly(_ db: Database, current: ModelSchema) throws -> (String, [String: Int64]) {
+        guard try db.tableExists(SQLiteSchema.metadataTable) else {
+            throw PersistentStoreError(PersistentStoreError.invalidStoreFile, "the database was not made by OpenCoreData (it has no \(SQLiteSchema.metadataTable) table)", url: url)
+        }
+        let metadata = try readMetadata(db)
+        if metadata.hash != current.versionHash {
+            let migration = SchemaMigration(from: metadata.schema, to: current)
+            guard migration.isEmpty else {
+                throw incompatible(migration, readOnly: true)
+            }
+        }
+        return (metadata.identifier, metadata.codes)
+    }
+
+    private func incompatible(_ migration: SchemaMigration, readOnly: Bool = false) -> PersistentStoreError {
+        var problems = migration.incompatibilities
+        if problems.isEmpty {
+            problems = migration.steps.map { "\($0)" }
+            problems.append(readOnly ? "a read-only store cannot be migrated" : "automatic migration is turned off (shouldMigrateStoreAutomatically)")
+        }
+        return PersistentStoreError(PersistentStoreError.incompatibleModel,
+            "the store was made by a different model and cannot be migrated automatically:\n" + problems.map { "  - \($0)" }.joined(separator: "\n"),
+            url: url)
+    }
+
+    // MARK: New stores
+
+    private func create(_ db: Database, schema: SQLiteSchema, current: ModelSchema) throws -> (String, [String: Int64]) {
+        let existing = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        guard existing.isEmpty else {
+            throw PersistentStoreError(PersistentStoreError.invalidStoreFile, "the database was not made by OpenCoreData (it has tables \(existing.prefix(5).joined(separator: ", ")))", url: url)
+        }
+        try db.execute(sql: "CREATE TABLE \(quoted(SQLiteSchema.metadataTable)) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)")
+        try db.execute(sql: "CREATE TABLE \(quoted(SQLiteSchema.primaryKeysTable)) (\"entity\" TEXT PRIMARY KEY, \"max_key\" INTEGER NOT NULL)")
+        var codes: [String: Int64] = [:]
+        for entity in current.entities {
+            codes[entity.name] = Int64(codes.count + 1)
+        }
+        for table in schema.tables.values.sorted(by: { $0.name < $1.name }) {
+            for statement in schema.createStatements(for: table) { try db.execute(sql: statement) }
+        }
+        for joinTable in schema.joinTables.values.sorted(by: { $0.name < $1.name }) {
+            for statement in schema.createStatements(for: joinTable) { try db.execute(sql: statement) }
+        }
+        try syncIndexes(db, schema: schema)
+        let identifier = UUID().uuidString
+        try db.execute(sql: "INSERT INTO \(quoted(SQLiteSchema.metadataTable)) VALUES (?, ?)", arguments: [MetadataKey.format, "1"])
+        try writeMetadata(db, identifier: identifier, current: current, codes: codes)
+        Log.store.debug("created store \(url.path)")
+        return (identifier, codes)
+    }
+
+    // MARK: Metadata
+
+    private struct StoredMetadata {
+        var identifier: String
+        var hash: String
+        var schema: ModelSchema
+        var codes: [String: Int64]
+    }
+
+    private func readMetadata(_ db: Database) throws -> StoredMetadata {
+        let rows = try Row.fetchAll(db, sql: "SELECT \"key\", \"value\" FROM \(quoted(SQLiteSchema.metadataTable))")
+        var values: [String: String] = [:]
+        for row in rows { values[row[0]] = row[1] }
+        let decoder = JSONDecoder()
+        guard let identifier = values[MetadataKey.identifier], let hash = values[MetadataKey.modelHash],
+              let schemaText = values[MetadataKey.schema], let codesText = values[MetadataKey.entityCodes],
+              let schema = try? decoder.decode(ModelSchema.self, from: Data(schemaText.utf8)),
+              let codes = try? decoder.decode([String: Int64].self, from: Data(codesText.utf8)) else {
+            throw PersistentStoreError(PersistentStoreError.corruptStore, "the store's metadata is missing or unreadable", url: url)
+        }
+        return StoredMetadata(identifier: identifier, hash: hash, schema: schema, codes: codes)
+    }
+
+    private func writeMetadata(_ db: Database, identifier: String, current: ModelSchema, codes: [String: Int64]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let values = [
+            MetadataKey.identifier: identifier,
+            MetadataKey.modelHash: current.versionHash,
+            MetadataKey.schema: String(decoding: try encoder.encode(current), as: UTF8.self),
+            MetadataKey.entityCodes: String(decoding: try encoder.encode(codes), as: UTF8.self),
+        ]
+        for (key, value) in values {
+            try db.execute(sql: "INSERT OR REPLACE INTO \(quoted(SQLiteSchema.metadataTable)) VALUES (?, ?)", arguments: [key, value])
+        }
+        for entity in current.entities where entity.superentity == nil {
+            try db.execute(sql: "INSERT OR IGNORE INTO \(quoted(SQLiteSchema.primaryKeysTable)) VALUES (?, 0)", arguments: [entity.name])
+        }
+    }
+
+    // MARK: Migration
+
+    private func apply(_ step: SchemaMigration.Step, _ db: Database, schema: SQLiteSchema, codes: inout [String: Int64]) throws {
+        let model = try modelEntities(schema)
+        switch step {
+        case .addEntity(let name):
+            guard let entity = model[name], let table = schema.table(for: entity) else { return }
+            codes[name] = (codes.values.max() ?? 0) + 1
+            if try !db.tableExists(table.name) {
+                for statement in schema.createStatements(for: table) { try db.execute(sql: statement) }
+            } else {
+                for property in entity.properties where property.isPersistent {
+                    try addColumns(for: property, db, schema: schema)
+                }
+            }
+            for case let relationship as RelationshipDescription in entity.properties {
+                try createJoinTableIfOwned(relationship, db, schema: schema)
+            }
+        case .addAttribute(let entityName, let name), .addRelationship(let entityName, let name):
+            guard let property = model[entityName]?.property(named: name) else { return }
+            try addColumns(for: property, db, schema: schema)
+            if let relationship = property as? RelationshipDescription {
+                try createJoinTableIfOwned(relationship, db, schema: schema)
+            }
+        }
+    }
+
+    private func modelEntities(_ schema: SQLiteSchema) throws -> [String: EntityDescription] {
+        var result: [String: EntityDescription] = [:]
+        for table in schema.tables.values {
+            for entity in table.root.selfAndDescendants { result[entity.entityName] = entity }
+        }
+        return result
+    }
+
+    private func addColumns(for property: PropertyDescription, _ db: Database, schema: SQLiteSchema) throws {
+        guard let entity = property.entity, let table = schema.table(for: entity) else { return }
+        let existing = Set(try db.columns(in: table.name).map { $0.name.lowercased() })
+        for column in table.columns where column.property === property && !existing.contains(column.name.lowercased()) {
+            var definition = "\(quoted(column.name)) \(column.declaredType)"
+            if let attribute = property as? AttributeDescription, !column.isEntityCode,
+               let literal = Self.sqlLiteral(attribute.defaultStorage) {
+                definition += " DEFAULT \(literal)"
+            }
+            try db.execute(sql: "ALTER TABLE \(quoted(table.name)) ADD COLUMN \(definition)")
+        }
+    }
+
+    private func createJoinTableIfOwned(_ relationship: RelationshipDescription, _ db: Database, schema: SQLiteSchema) throws {
+        guard case .joinTable(let owner) = relationship.storage, owner === relationship,
+              let joinTable = schema.joinTable(for: relationship), try !db.tableExists(joinTable.name) else { return }
+        for statement in schema.createStatements(for: joinTable) { try db.execute(sql: statement) }
+    }
+
+    /// A default value written into the DDL of an added column (DDL cannot take parameters).
+    /// Text is quoted with SQL escaping; numbers and blobs are formatted, never interpolated raw.
+    static func sqlLiteral(_ value: PropertyValue) -> String? {
+        switch SQLiteValueCoding.databaseValue(value).storage {
+        case .null: return nil
+        case .int64(let integer): return String(integer)
+        case .double(let double): return double.isFinite ? "\(double)" : nil
+        case .string(let text): return "'\(text.replacingOccurrences(of: "'", with: "''"))'"
+        case .blob(let data): return "X'\(data.map { String(format: "%02X", $0) }.joined())'"
+        }
+    }
+
+    // MARK: Indexes
+
+    /// Creates the model's indexes and drops indexes of ours the model no longer has.
+    private func syncIndexes(_ db: Database, schema: SQLiteSchema) throws {
+        let wanted = Set(schema.indexes.map(\.name))
+        let existing = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE ? ESCAPE '\\'",
+                                           arguments: [SQLiteSchema.indexPrefix.replacingOccurrences(of: "_", with: "\\_") + "%"])
+        let joinIndexes = Set(schema.joinTables.values.map { "\(SQLiteSchema.indexPrefix)\($0.name)_target" })
+        for name in existing where !wanted.contains(name) && !joinIndexes.contains(name) {
+            try db.execute(sql: "DROP INDEX \(quoted(name))")
+        }
+        for index in schema.indexes {
+            try db.execute(sql: schema.createStatement(for: index))
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import GRDB
+
+/// Writing: primary keys and saves, each in one immediate transaction.
+extension SQLiteStoreBackend {
+    func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
+        do {
+            return try writer.writeWithoutTransaction { db in
+                var keys: [Int64] = []
+                try db.inTransaction(.immediate) {
+                    keys = try allocate(db, root: entity.rootEntity, count: count)
+                    return .commit
+                }
+                return keys
+            }
+        } catch {
+            throw Self.storeError(error, url: url, doing: "reserving primary keys")
+        }
+    }
+
+    private func allocate(_ db: Database, root: EntityDescription, count: Int) throws -> [Int64] {
+        let table = quoted(SQLiteSchema.primaryKeysTable)
+        try db.execute(sql: "UPDATE \(table) SET \"max_key\" = \"max_key\" + ? WHERE \"entity\" = ?",
+                       arguments: [count, root.entityName])
+        let last = try Int64.fetchOne(db, sql: "SELECT \"max_key\" FROM \(table) WHERE \"entity\" = ?",
+                                      arguments: [root.entityName]) ?? Int64(count)
+        return ((last - Int64(count) + 1)...last).map { $0 }
+    }
+
+    func save(_ request: SaveRequest) throws -> SaveOutcome {
+        let loaded = try loaded
+        var outcome = SaveOutcome.committed(permanentIDs: [:])
+        do {
+            try writer.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    outcome = try write(request, db, loaded: loaded)
+                    if case .conflicts = outcome { return .rollback }
+                    return .commit
+                }
+            }
+        } catch {
+            throw Self.storeError(error, url: url, doing: "saving")
+        }
+        return outcome
+    }
+
+    private func write(_ request: SaveRequest, _ db: Database, loaded: Loaded) throws -> SaveOutcome {
+        let schema = loaded.schema.schema
+        var mapping: [ManagedObjectID: ManagedObjectID] = [:]
+        let temporary = request.inserted.map(\.objectID).filter(\.isTemporaryID)
+        for group in Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity.rootEntity) }).values {
+            let keys = try allocate(db, root: group[0].entity.rootEntity, count: group.count)
+            for (id, key) in zip(group, keys) {
+                mapping[id] = ManagedObjectID(entity: id.entity, storeIdentifier: loaded.identifier, primaryKey: key)
+            }
+        }
+        let save = request.replacingIDs(mapping)
+
+        var conflicted: [ManagedObjectID] = []
+        for update in save.updated where try !self.update(update, db, loaded: loaded) {
+            conflicted.append(update.snapshot.objectID)
+        }
+        for deletion in save.deleted {
+            guard let table = schema.table(for: deletion.objectID.entity) else { continue }
+            try db.cachedStatement(sql: "DELETE FROM \(quoted(table.name)) WHERE \"_pk\" = ? AND \"_version\" = ?")
+                .execute(arguments: [deletion.objectID.key, deletion.expectedVersion])
+            if db.changesCount == 0 { conflicted.append(deletion.objectID) }
+        }
+        if !conflicted.isEmpty {
+            let current = Dictionary(try snapshotsInTransaction(conflicted, db, loaded: loaded).map { ($0.objectID, $0) },
+                                     uniquingKeysWith: { first, _ in first })
+            return .conflicts(conflicted.map { StoreConflict(objectID: $0, current: current[$0]) })
+        }
+        for row in save.inserted {
+            try insert(row, db, loaded: loaded)
+        }
+        for change in save.joinChanges {
+            try writeLink(change, db, loaded: loaded)
+        }
+        try deleteLinks(of: save.deleted.map(\.objectID), db, schema: schema)
+        return .committed(permanentIDs: mapping)
+    }
+
+    /// Writes the changed columns if the row still has the version the change is based on.
+    private func update(_ update: RowUpdate, _ db: Database, loaded: Loaded) throws -> Bool {
+        let id = update.snapshot.objectID
+        guard let table = loaded.schema.schema.table(for: id.entity) else { return true }
+        var assignments: [String] = []
+        var arguments: [DatabaseValue] = []
+        for slot in update.changedSlots {
+            let (names, values) = columns(for: id.entity.slots[slot], value: update.snapshot.value(at: slot), loaded: loaded)
+            for (name, value) in zip(names, values) {
+                assignments.append("\(quoted(name)) = ?")
+                arguments.append(value)
+            }
+        }
+        assignments.append("\"_version\" = \"_version\" + 1")
+        let sql = "UPDATE \(quoted(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ? AND \"_version\" = ?"
+        try db.cachedStatement(sql: sql)
+            .execute(arguments: StatementArguments(arguments + [id.key.databaseValue, update.expectedVersion.databaseValue]))
+        return db.changesCount > 0
+    }
+
+    private func insert(_ row: RowSnapshot, _ db: Database, loaded: Loaded) throws {
+        let entity = row.objectID.entity
+        guard let table = loaded.schema.schema.table(for: entity) else { return }
+        var names = ["_pk", "_entity", "_version"]
+        var values: [DatabaseValue] = [row.objectID.key.databaseValue, loaded.code(of: entity).databaseValue, 1.databaseValue]
+        for property in entity.slots where property.isPersistent {
+            let (columnNames, columnValues) = columns(for: property, value: row.value(at: property.slot), loaded: loaded)
+            names += columnNames
+            values += columnValues
+        }
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        let sql = "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) VALUES (\(placeholders))"
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+    }
+
+    /// The columns and values storing one property: one for an attribute, two (key and entity
+    /// code) for a to-one, none for a to-many.
+    private func columns(for property: PropertyDescription, value: PropertyValue, loaded: Loaded) -> ([String], [DatabaseValue]) {
+        let schema = loaded.schema.schema
+        let name = schema.columnName(of: property)
+        if property is AttributeDescription {
+            return ([name], [SQLiteValueCoding.databaseValue(value)])
+        }
+        guard let relationship = property as? RelationshipDescription, !relationship.isToMany else { return ([], []) }
+        let code = value.objectID.map { loaded.code(of: $0.entity).databaseValue } ?? .null
+        return ([name, "_\(name)_entity"], [SQLiteValueCoding.databaseValue(value), code])
+    }
+
+    private func writeLink(_ change: JoinChange, _ db: Database, loaded: Loaded) throws {
+        guard let joinTable = loaded.schema.schema.joinTable(for: change.relationship) else { return }
+        if change.isInsertion {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(quoted(joinTable.name)) VALUES (?, ?, ?, ?)").execute(arguments: [
+                change.source.key, loaded.code(of: change.source.entity),
+                change.destination.key, loaded.code(of: change.destination.entity),
+            ])
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM \(quoted(joinTable.name)) WHERE \"source\" = ? AND \"target\" = ?")
+                .execute(arguments: [change.source.key, change.destination.key])
+        }
+    }
+
+    /// Deleted rows take their join-table links with them.
+    private func deleteLinks(of ids: [ManagedObjectID], _ db: Database, schema: SQLiteSchema) throws {
+        guard !ids.isEmpty else { return }
+        for joinTable in schema.joinTables.values {
+            let owner = joinTable.owner
+            for id in ids {
+                if let source = owner.entity, id.entity.rootEntity === source.rootEntity {
+                    try db.cachedStatement(sql: "DELETE FROM \(quoted(joinTable.name)) WHERE \"source\" = ?").execute(arguments: [id.key])
+                }
+                if let target = owner.destinationEntity, id.entity.rootEntity === target.rootEntity {
+                    try db.cachedStatement(sql: "DELETE FROM \(quoted(joinTable.name)) WHERE \"target\" = ?").execute(arguments: [id.key])
+                }
+            }
+        }
+    }
+
+    private func snapshotsInTransaction(_ ids: [ManagedObjectID], _ db: Database, loaded: Loaded) throws -> [RowSnapshot] {
+        var result: [RowSnapshot] = []
+        for id in ids {
+            guard let table = loaded.schema.schema.table(for: id.entity) else { continue }
+            if let row = try Row.fetchOne(db, sql: "SELECT \(selectList(table)) FROM \(quoted(table.name)) WHERE \"_pk\" = ?",
+                                          arguments: [id.key]),
+               let snapshot = decode(row, loaded: loaded) {
+                result.append(snapshot)
+            }
+        }
+        return result
+    }
+}

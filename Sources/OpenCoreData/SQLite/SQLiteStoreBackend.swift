@@ -1,0 +1,133 @@
+import Foundation
+import GRDB
+import Logging
+
+/// The SQLite store: ``SQLiteStoreType``, on GRDB with the system's libsqlite3, in WAL mode so
+/// that reads run beside a write. Each save is one immediate transaction.
+final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
+    let url: URL
+    let writer: any DatabaseWriter
+    let description: PersistentStoreDescription
+
+    /// What loading established; read by every operation afterwards.
+    final class Loaded: Sendable {
+        let identifier: String
+        let schema: SQLiteSchemaBox
+        let codeByEntity: [ObjectIdentifier: Int64]
+        let entityByCode: [Int64: EntityDescription]
+
+        init(identifier: String, schema: SQLiteSchema, codes: [String: Int64], model: ManagedObjectModel) {
+            self.identifier = identifier
+            self.schema = SQLiteSchemaBox(schema)
+            var codeByEntity: [ObjectIdentifier: Int64] = [:]
+            var entityByCode: [Int64: EntityDescription] = [:]
+            for entity in model.entities {
+                if let code = codes[entity.entityName] {
+                    codeByEntity[ObjectIdentifier(entity)] = code
+                    entityByCode[code] = entity
+                }
+            }
+            self.codeByEntity = codeByEntity
+            self.entityByCode = entityByCode
+        }
+
+        func code(of entity: EntityDescription) -> Int64 { codeByEntity[ObjectIdentifier(entity)] ?? 0 }
+    }
+
+    let loadedState = Locked<Loaded?>(nil)
+
+    var loaded: Loaded {
+        get throws {
+            guard let loaded = loadedState.withLock({ $0 }) else {
+                throw PersistentStoreError(PersistentStoreError.noStore, "the store is not loaded", url: url)
+            }
+            return loaded
+        }
+    }
+
+    init(url: URL, description: PersistentStoreDescription) throws {
+        self.url = url
+        self.description = description
+        try Self.prepareDirectory(for: url, readOnly: description.isReadOnly)
+        var configuration = Configuration()
+        configuration.label = "OpenCoreData"
+        configuration.readonly = description.isReadOnly
+        configuration.busyMode = .timeout(description.timeout)
+        configuration.publicStatementArguments = description.logsSQLParameterValues
+        let showsValues = description.logsSQLParameterValues
+        configuration.prepareDatabase { db in
+            db.add(collation: SQLiteValueCoding.decimalCollation)
+            if Log.sql.logLevel <= .trace {
+                db.trace(options: .statement) { event in
+                    Log.sql.trace("\(showsValues ? event.expandedDescription : event.description)")
+                }
+            }
+        }
+        do {
+            writer = description.isReadOnly
+                ? try DatabaseQueue(path: url.path, configuration: configuration)
+                : try DatabasePool(path: url.path, configuration: configuration)
+            // Reading the schema fails at once on a file that is not a database.
+            _ = try writer.read { db in try db.tableExists(SQLiteSchema.metadataTable) }
+        } catch {
+            throw Self.storeError(error, url: url, doing: "opening the store")
+        }
+        Log.store.debug("opened SQLite store", metadata: ["path": "\(url.path)", "readOnly": "\(description.isReadOnly)"])
+    }
+
+    private static func prepareDirectory(for url: URL, readOnly: Bool) throws {
+        let directory = url.deletingLastPathComponent()
+        let files = FileManager.default
+        if readOnly {
+            guard files.fileExists(atPath: url.path) else {
+                throw PersistentStoreError(PersistentStoreError.cannotOpen, "there is no store file to open read-only", url: url)
+            }
+            return
+        }
+        do {
+            try files.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw PersistentStoreError(PersistentStoreError.cannotOpen, "cannot create the store's directory \(directory.path): \(error.localizedDescription)", url: url)
+        }
+        guard files.isWritableFile(atPath: directory.path) else {
+            throw PersistentStoreError(PersistentStoreError.cannotOpen, "the store's directory \(directory.path) is not writable", url: url)
+        }
+    }
+
+    func close() {
+        do {
+            try writer.close()
+        } catch {
+            Log.store.error("closing \(url.path): \(error)")
+        }
+    }
+
+    /// Turns a GRDB error into a ``PersistentStoreError`` naming the problem.
+    static func storeError(_ error: any Error, url: URL, doing action: String) -> any Error {
+        guard let error = error as? DatabaseError else { return error }
+        let code = error.extendedResultCode.rawValue
+        let detail = error.message.map { " (\($0))" } ?? ""
+        switch error.resultCode {
+        case .SQLITE_NOTADB:
+            return PersistentStoreError(PersistentStoreError.invalidStoreFile, "the file is not an SQLite database", url: url, sqliteCode: code)
+        case .SQLITE_CORRUPT:
+            return PersistentStoreError(PersistentStoreError.corruptStore, "the store file is damaged\(detail)", url: url, sqliteCode: code)
+        case .SQLITE_CANTOPEN:
+            return PersistentStoreError(PersistentStoreError.cannotOpen, "the store file cannot be opened; check that the path names a file in a writable directory\(detail)", url: url, sqliteCode: code)
+        case .SQLITE_READONLY, .SQLITE_PERM:
+            return PersistentStoreError(PersistentStoreError.readOnly, "the store cannot be written\(detail)", url: url, sqliteCode: code)
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return PersistentStoreError(PersistentStoreError.sqliteError, "the store stayed locked by another connection or process while \(action)", url: url, sqliteCode: code)
+        case .SQLITE_FULL:
+            return PersistentStoreError(PersistentStoreError.sqliteError, "the disk is full", url: url, sqliteCode: code)
+        default:
+            return PersistentStoreError(PersistentStoreError.sqliteError, "SQLite error \(code) while \(action)\(detail)", url: url, sqliteCode: code)
+        }
+    }
+}
+
+/// The schema, shared read-only by every operation after loading.
+final class SQLiteSchemaBox: @unchecked Sendable {
+    let schema: SQLiteSchema
+    init(_ schema: SQLiteSchema) { self.schema = schema }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// A store that keeps rows in memory: ``InMemoryStoreType``. It behaves as the SQLite store does
+/// (versions, conflicts, ordering, join tables) and loses everything when the coordinator goes.
+final class InMemoryStoreBackend: PersistentStoreBackend {
+    private struct Link: Hashable {
+        var source: ManagedObjectID
+        var destination: ManagedObjectID
+    }
+
+    private struct Tables: @unchecked Sendable {
+        /// Rows by root entity, then primary key.
+        var rows: [ObjectIdentifier: [Int64: RowSnapshot]] = [:]
+        /// Join-table links by owning relationship.
+        var links: [ObjectIdentifier: Set<Link>] = [:]
+        var lastKey: [ObjectIdentifier: Int64] = [:]
+    }
+
+    private let tables = Locked(Tables())
+    private let identifier = UUID().uuidString
+
+    func load(model: ManagedObjectModel) throws -> String { identifier }
+
+    func close() {}
+
+    func snapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
+        tables.withLock { tables in
+            ids.compactMap { id in
+                tables.rows[ObjectIdentifier(id.entity.rootEntity)]?[id.key].flatMap { $0.objectID == id ? $0 : nil }
+            }
+        }
+    }
+
+    func relatedObjectIDs(of id: ManagedObjectID, through relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        tables.withLock { tables in
+            switch relationship.storage {
+            case .foreignKey:
+                return []
+            case .inverseForeignKey(let inverse):
+                guard let inverseEntity = inverse.entity else { return [] }
+                let rows = tables.rows[ObjectIdentifier(inverseEntity.rootEntity)] ?? [:]
+                return rows.values
+                    .filter { $0.objectID.entity.isKindOf(entity: inverseEntity) && $0.value(at: inverse.slot) == .object(id) }
+                    .map(\.objectID).sorted { $0.key < $1.key }
+            case .joinTable(let owner):
+                let links = tables.links[ObjectIdentifier(owner)] ?? []
+                let related = owner === relationship
+                    ? links.filter { $0.source == id }.map(\.destination)
+                    : links.filter { $0.destination == id }.map(\.source)
+                return related.sorted { $0.key < $1.key }
+            }
+        }
+    }
+
+    func fetch(_ fetch: StoreFetch) throws -> [RowSnapshot] {
+        let entities = Set(fetch.entities.map(ObjectIdentifier.init))
+        let rows = tables.withLock { tables in
+            (tables.rows[ObjectIdentifier(fetch.entity.rootEntity)] ?? [:]).values
+                .filter { entities.contains(ObjectIdentifier($0.objectID.entity)) }
+        }
+        let sorted = rows.sorted { ManagedObjectContext.precedes($0, $1, by: fetch.sortKeys) }
+        let window = sorted.dropFirst(fetch.offset)
+        return Array(fetch.limit > 0 ? window.prefix(fetch.limit) : window)
+    }
+
+    func count(_ fetch: StoreFetch) throws -> Int {
+        try self.fetch(fetch).count
+    }
+
+    func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
+        tables.withLock { tables in Self.allocate(&tables, entity.rootEntity, count) }
+    }
+
+    private static func allocate(_ tables: inout Tables, _ root: EntityDescription, _ count: Int) -> [Int64] {
+        let last = tables.lastKey[ObjectIdentifier(root), default: 0]
+        tables.lastKey[ObjectIdentifier(root)] = last + Int64(count)
+        return (0..<Int64(count)).map { last + 1 + $0 }
+    }
+
+    func save(_ request: SaveRequest) throws -> SaveOutcome {
+        tables.withLock { tables in
+            var conflicts: [StoreConflict] = []
+            func current(_ id: ManagedObjectID) -> RowSnapshot? {
+                tables.rows[ObjectIdentifier(id.entity.rootEntity)]?[id.key]
+            }
+            for update in request.updated where current(update.snapshot.objectID)?.version != update.expectedVersion {
+                conflicts.append(StoreConflict(objectID: update.snapshot.objectID, current: current(update.snapshot.objectID)))
+            }
+            for deletion in request.deleted where current(deletion.objectID)?.version != deletion.expectedVersion {
+                conflicts.append(StoreConflict(objectID: deletion.objectID, current: current(deletion.objectID)))
+            }
+            guard conflicts.isEmpty else { return .conflicts(conflicts) }
+
+            var mapping: [ManagedObjectID: ManagedObjectID] = [:]
+            let temporary = request.inserted.map(\.objectID).filter(\.isTemporaryID)
+            for group in Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity.rootEntity) }).values {
+                let keys = Self.allocate(&tables, group[0].entity.rootEntity, group.count)
+                for (id, key) in zip(group, keys) {
+                    mapping[id] = ManagedObjectID(entity: id.entity, storeIdentifier: identifier, primaryKey: key)
+                }
+            }
+            let saved = request.replacingIDs(mapping)
+            for var row in saved.inserted {
+                row.version = 1
+                tables.rows[ObjectIdentifier(row.objectID.entity.rootEntity), default: [:]][row.objectID.key] = row
+            }
+            for update in saved.updated {
+                let id = update.snapshot.objectID
+                guard var row = current(id) else { continue }
+                for slot in update.changedSlots { row.values[slot] = update.snapshot.value(at: slot) }
+                row.version = update.expectedVersion + 1
+                tables.rows[ObjectIdentifier(id.entity.rootEntity)]?[id.key] = row
+            }
+            for change in saved.joinChanges {
+                let link = Link(source: change.source, destination: change.destination)
+                if change.isInsertion {
+                    tables.links[ObjectIdentifier(change.relationship), default: []].insert(link)
+                } else {
+                    tables.links[ObjectIdentifier(change.relationship)]?.remove(link)
+                }
+            }
+            let deleted = Set(saved.deleted.map(\.objectID))
+            for id in deleted {
+                tables.rows[ObjectIdentifier(id.entity.rootEntity)]?[id.key] = nil
+            }
+            if !deleted.isEmpty {
+                for key in tables.links.keys {
+                    tables.links[key] = tables.links[key]?.filter { !deleted.contains($0.source) && !deleted.contains($0.destination) }
+                }
+            }
+            return .committed(permanentIDs: mapping)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+/// An object's stored values at one version: what a store returns for a row, what a parent
+/// context hands its children, and what merges carry between contexts.
+package struct RowSnapshot: Sendable {
+    package var objectID: ManagedObjectID
+    /// One value per slot of the object's entity; to-many and transient slots hold `.null`, a
+    /// to-one holds `.object(destinationID)`.
+    package var values: [PropertyValue]
+    /// The row version, incremented by each save (optimistic locking).
+    package var version: Int64
+
+    package init(objectID: ManagedObjectID, values: [PropertyValue], version: Int64) {
+        self.objectID = objectID
+        self.values = values
+        self.version = version
+    }
+
+    package func value(at slot: Int) -> PropertyValue {
+        slot < values.count ? values[slot] : .null
+    }
+}
+
+/// The changes a root context saves, in one transaction.
+package struct SaveRequest: Sendable {
+    /// New rows. Objects with temporary IDs get permanent ones from the store.
+    package var inserted: [RowSnapshot] = []
+    /// Changed rows: the full new values, which slots changed, and the version they were read at.
+    package var updated: [RowUpdate] = []
+    /// Removed rows and the version they were read at.
+    package var deleted: [RowDeletion] = []
+    /// Links added to or removed from join tables.
+    package var joinChanges: [JoinChange] = []
+
+    package var isEmpty: Bool {
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && joinChanges.isEmpty
+    }
+}
+
+package struct RowUpdate: Sendable {
+    package var snapshot: RowSnapshot
+    package var changedSlots: [Int]
+    /// The version the change is based on; the row must still have it, unless a merge policy
+    /// decided to overwrite.
+    package var expectedVersion: Int64
+}
+
+package struct RowDeletion: Sendable {
+    package var objectID: ManagedObjectID
+    package var expectedVersion: Int64
+}
+
+/// One link of a join-table relationship, seen from the relationship that owns the table.
+package struct JoinChange: Sendable {
+    package var relationship: RelationshipDescription
+    package var source: ManagedObjectID
+    package var destination: ManagedObjectID
+    package var isInsertion: Bool
+}
+
+/// A row that changed in the store since the saving context read it.
+package struct StoreConflict: Sendable {
+    package var objectID: ManagedObjectID
+    /// The row as the store has it now, or nil if it was deleted.
+    package var current: RowSnapshot?
+}
+
+/// What a store reports after a save.
+package enum SaveOutcome: Sendable {
+    /// Everything was written. Temporary IDs of inserted rows map to these permanent ones.
+    case committed(permanentIDs: [ManagedObjectID: ManagedObjectID])
+    /// Nothing was written: these rows changed since they were read.
+    case conflicts([StoreConflict])
+}
+
+extension SaveRequest {
+    /// Replaces temporary IDs (in row IDs, to-one values and join links) by permanent ones.
+    package func replacingIDs(_ mapping: [ManagedObjectID: ManagedObjectID]) -> SaveRequest {
+        guard !mapping.isEmpty else { return self }
+        func map(_ id: ManagedObjectID) -> ManagedObjectID { mapping[id] ?? id }
+        func map(_ snapshot: RowSnapshot) -> RowSnapshot {
+            var copy = snapshot
+            copy.objectID = map(snapshot.objectID)
+            copy.values = snapshot.values.map { value in
+                if case .object(let id) = value { return .object(map(id)) }
+                return value
+            }
+            return copy
+        }
+        var copy = self
+        copy.inserted = inserted.map(map)
+        copy.updated = updated.map { update in
+            var changed = update
+            changed.snapshot = map(update.snapshot)
+            return changed
+        }
+        copy.joinChanges = joinChanges.map { change in
+            var changed = change
+            changed.source = map(change.source)
+            changed.destination = map(change.destination)
+            return changed
+        }
+        return copy
+    }
+}
