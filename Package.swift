@@ -41,7 +41,11 @@ let package = Package(
         // test
         .testTarget(
             name: "OpenCoreDataTests",
-            dependencies: ["OpenCoreData", "CrashTestWriter"],
+            dependencies: [
+                "OpenCoreData",
+                "CrashTestWriter",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSwift
         ),
     ]

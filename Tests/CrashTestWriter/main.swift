@@ -1,1 +1,112 @@
-print("writer")
+// A writer for the crash tests: it saves batches into an SQLite store until it is killed.
+//
+// Usage: CrashTestWriter <store path> [batch size]
+//
+// Each iteration inserts one batch of `batch size` entries and marks a few entries of the previous
+// batch as touched by this one, in ONE save; then it prints "committed <batch>". The test kills it
+// with SIGKILL at a random moment and checks that the store holds exactly the batches whose saves
+// committed, each whole, with the touches of each present batch and of no absent one.
+//
+// The entity must stay identical to `CrashEntry` in Tests/OpenCoreDataTests/CrashTests.swift: the
+// test reopens the store with its own copy of the model.
+
+import Foundation
+import OpenCoreData
+
+/// One row of a batch. `touchedBy` is set by the save of the next batch.
+final class CrashEntry: ManagedObject {
+    @Managed var batch: Int64 = 0
+    @Managed var index: Int64 = 0
+    @Managed var touchedBy: Int64 = 0
+    @Managed var payload: String?
+}
+
+/// Which entries of batch `batch - 1` the save of `batch` touches; the test uses the same rule.
+/// Several indices spread over the batch, so the updates land on different pages.
+func touchedIndices(byBatch batch: Int64, batchSize: Int64) -> Set<Int64> {
+    Set([batch % batchSize, (batch * 7 + 3) % batchSize, (batch * 13 + 5) % batchSize])
+}
+
+/// Writes a line and flushes it at once: the test reads it through a pipe and must see every
+/// line written before the kill.
+func report(_ line: String) {
+    print(line)
+    fflush(nil)  // every output stream: naming `stdout` is not concurrency-safe in Swift 6
+}
+
+/// Stops the writer with a message the test shows when the writer dies on its own.
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("CrashTestWriter: \(message)\n".utf8))
+    exit(1)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else { fail("usage: CrashTestWriter <store path> [batch size]") }
+let storeURL = URL(fileURLWithPath: arguments[1])
+let batchSize: Int64 = arguments.count >= 3 ? Int64(arguments[2]) ?? 20 : 20
+guard batchSize > 0 else { fail("the batch size must be positive") }
+
+let container: PersistentContainer
+do {
+    container = PersistentContainer(name: "CrashTest",
+                                    managedObjectModel: try ManagedObjectModel(managedObjectClasses: [CrashEntry.self]))
+    container.persistentStoreDescriptions = [PersistentStoreDescription(url: storeURL)]
+    try container.loadPersistentStores()
+} catch {
+    fail("cannot open \(storeURL.path): \(error)")
+}
+
+let context = container.newBackgroundContext()
+context.name = "CrashTestWriter"
+
+/// The last batch in the store (whole, or the test would already have failed) and its entries,
+/// so that the writer continues where the previous, killed, run stopped.
+let (firstBatch, lastEntries): (Int64, [Int64: CrashEntry]) = context.performAndWait {
+    do {
+        let request = CrashEntry.fetchRequest()
+        request.sortDescriptors = [FetchSortDescriptor(key: "batch", ascending: false)]
+        request.fetchLimit = Int(batchSize)
+        let newest = try context.fetch(request)
+        guard let last = newest.first?.batch else { return (0, [:]) }
+        let entries = newest.filter { $0.batch == last }
+        return (last + 1, Dictionary(entries.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first }))
+    } catch {
+        fail("cannot read the last batch: \(error)")
+    }
+}
+
+report("ready \(firstBatch)")
+
+/// A payload of a few hundred bytes to a few kilobytes, so that one save spans many pages and a
+/// torn write would show.
+func payload(batch: Int64, index: Int64) -> String {
+    let length = 200 + Int((batch &* 31 &+ index &* 17) % 2_000)
+    return String(repeating: Character(UnicodeScalar(UInt8(97 + (batch + index) % 26))), count: length)
+}
+
+var previous = lastEntries
+var batch = firstBatch
+while true {
+    let current = batch
+    previous = context.performAndWait {
+        var inserted: [Int64: CrashEntry] = [:]
+        for index in 0..<batchSize {
+            let entry = CrashEntry(context: context)
+            entry.batch = current
+            entry.index = index
+            entry.payload = payload(batch: current, index: index)
+            inserted[index] = entry
+        }
+        for index in touchedIndices(byBatch: current, batchSize: batchSize) {
+            previous[index]?.touchedBy = current
+        }
+        do {
+            try context.save()
+        } catch {
+            fail("saving batch \(current): \(error)")
+        }
+        return inserted
+    }
+    report("committed \(current)")
+    batch += 1
+}

@@ -8,9 +8,13 @@ extension ManagedObjectContext {
                           changedKeys: object.changedSlots.map { object.entity.slots[$0].name },
                           objectVersion: object.version, storeVersion: conflict.current?.version)
         }
-        // Another writer keeps winning the race: give up rather than loop.
-        guard mergePolicy.mergeType != .errorMergePolicyType, attempt < 16 else {
-            throw ObjectGraphError(ObjectGraphError.mergeConflict, "\(conflicts.count) object\(conflicts.count == 1 ? "" : "s") changed in the store since this context read them; nothing was saved (set mergePolicy to merge them)", conflicts: details)
+        let count = "\(conflicts.count) object\(conflicts.count == 1 ? "" : "s")"
+        guard mergePolicy.mergeType != .errorMergePolicyType else {
+            throw ObjectGraphError(ObjectGraphError.mergeConflict, "\(count) changed in the store since this context read them; nothing was saved (set mergePolicy to merge them)", conflicts: details)
+        }
+        // Another process keeps winning the race: give up rather than loop.
+        guard attempt < 100 else {
+            throw ObjectGraphError(ObjectGraphError.mergeConflict, "\(count) kept changing in the store while this save was merged with \(mergePolicy); nothing was saved after \(attempt) attempts", conflicts: details)
         }
         for (conflict, object) in objects {
             if let current = conflict.current {
@@ -33,25 +37,26 @@ extension ManagedObjectContext {
             let slot = property.slot
             let changedHere = object.savedValues[slot] != nil
             let changedThere = committed.value(at: slot) != current.value(at: slot)
-            if property is RelationshipDescription, (property as? RelationshipDescription)?.isToMany == true {
-                if changedThere || policy == .rollbackMergePolicyType { object.toManyRelationship(at: slot).refault() }
+            if let relationship = property as? RelationshipDescription, relationship.isToMany {
+                // The row changed, so its to-many contents may have too: reload them on next
+                // access, keeping this context's additions and removals.
+                object.toManyRelationship(at: slot).refault()
                 continue
             }
-            let keepsLocal = changedHere && (policy == .mergeByPropertyObjectTrumpMergePolicyType
-                || policy == .overwriteMergePolicyType
-                || (policy == .mergeByPropertyStoreTrumpMergePolicyType && !changedThere))
-            if keepsLocal {
-                object.savedValues[slot] = object.slotValue(from: current.value(at: slot), for: property, in: self)
-            } else {
-                object.slots[slot] = object.slotValue(from: current.value(at: slot), for: property, in: self)
-                object.savedValues[slot] = nil
+            let keepsLocal: Bool
+            switch policy {
+            case .overwriteMergePolicyType: keepsLocal = true
+            case .mergeByPropertyObjectTrumpMergePolicyType: keepsLocal = changedHere
+            case .mergeByPropertyStoreTrumpMergePolicyType: keepsLocal = changedHere && !changedThere
+            default: keepsLocal = false
             }
-        }
-        if policy == .overwriteMergePolicyType {
-            // Writing every property makes the row exactly the object.
-            for property in object.entity.slots where property.isPersistent && object.savedValues[property.slot] == nil {
-                if let relationship = property as? RelationshipDescription, relationship.isToMany { continue }
-                object.savedValues[property.slot] = object.slots[property.slot]
+            // Keeping a local value means writing it: the store's value becomes the committed one.
+            let stored = object.slotValue(from: current.value(at: slot), for: property, in: self)
+            if keepsLocal {
+                object.savedValues[slot] = stored
+            } else {
+                object.slots[slot] = stored
+                object.savedValues[slot] = nil
             }
         }
         object.version = current.version

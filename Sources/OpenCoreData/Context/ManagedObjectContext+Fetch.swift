@@ -38,15 +38,31 @@ extension ManagedObjectContext {
         return try count(try storeFetch(for: request), includesPendingChanges: request.includesPendingChanges)
     }
 
+    /// Refuses a request whose type cannot hold what its result type returns, whether or not
+    /// anything matches, so that the mistake shows with an empty store too.
+    private func checkResultType<T>(of request: FetchRequest<T>, entity: EntityDescription) throws {
+        let fits = switch request.resultType {
+        case .managedObjectResultType:
+            (request.includesSubentities ? entity.selfAndDescendants : [entity]).allSatisfy { $0.managedObjectClass is T.Type }
+        case .managedObjectIDResultType: T.self == ManagedObjectID.self
+        case .dictionaryResultType: T.self == NSDictionary.self
+        case .countResultType: T.self == NSNumber.self
+        }
+        guard fits else {
+            throw ObjectGraphError(ObjectGraphError.resultTypeMismatch, "a FetchRequest<\(T.self)> cannot return the results of resultType \(request.resultType) for \(entity.entityName); use the type that matches its resultType")
+        }
+    }
+
     private func cast<Element, T>(_ results: [Element], _ request: FetchRequest<T>) throws -> [T] {
         guard let typed = results as? [T] else {
-            throw ObjectGraphError(ObjectGraphError.unknownEntity, "a FetchRequest<\(T.self)> cannot return \(Element.self) results; use the type that matches its resultType")
+            throw ObjectGraphError(ObjectGraphError.resultTypeMismatch, "a FetchRequest<\(T.self)> cannot return \(Element.self) results; use the type that matches its resultType")
         }
         return typed
     }
 
     private func storeFetch<T>(for request: FetchRequest<T>) throws -> StoreFetch {
         let entity = try request.resolveEntity(in: managedObjectModel)
+        try checkResultType(of: request, entity: entity)
         let sortKeys = try (request.sortDescriptors ?? []).map { descriptor -> StoreSortKey in
             guard let attribute = entity.property(named: descriptor.key) as? AttributeDescription, attribute.isPersistent else {
                 throw ObjectGraphError(ObjectGraphError.unknownKey, "\(entity.entityName) has no stored attribute '\(descriptor.key)' to sort by")

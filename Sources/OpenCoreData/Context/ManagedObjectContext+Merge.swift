@@ -86,7 +86,7 @@ extension ManagedObjectContext {
             forgetMergedDeletion(object)
         }
         for snapshot in changes.updated {
-            guard let object = registeredObject(for: snapshot.objectID), !object.isDeleted || object.state.isDeleted else { continue }
+            guard let object = registeredObject(for: snapshot.objectID), !object.state.isInaccessible else { continue }
             object.mergeCommitted(snapshot, in: self)
             pending.refreshed.insert(object)
             event.refreshed.insert(object)
@@ -129,10 +129,9 @@ extension ManagedObjectContext {
     /// Tells auto-merging children that their parent's contents changed.
     func notifyChildren(of changes: SavedChanges, except source: ObjectIdentifier?) {
         children.removeAll { $0.context == nil }
-        for child in children.compactMap(\.context) where ObjectIdentifier(child) != source {
-            child.perform {
-                if child.automaticallyMergesChangesFromParent { child.mergeSavedChanges(changes) }
-            }
+        for child in children.compactMap(\.context)
+        where ObjectIdentifier(child) != source && child.automaticallyMergesChangesFromParent {
+            child.perform { child.mergeSavedChanges(changes) }
         }
     }
 

@@ -47,23 +47,29 @@ extension ManagedObjectContext {
     // MARK: Root contexts
 
     private func saveToStore(_ coordinator: PersistentStoreCoordinator) throws {
-        var attempt = 0
-        while true {
-            attempt += 1
-            let request = makeSaveRequest()
-            if request.isEmpty {
-                _ = commitSave(permanentIDs: [:])
-                return
-            }
-            switch try coordinator.save(request) {
-            case .committed(let permanentIDs):
-                let saved = commitSave(permanentIDs: permanentIDs)
-                coordinator.contextDidSave(saved)
-                return
-            case .conflicts(let conflicts):
-                try resolveConflicts(conflicts, attempt: attempt)
+        // Conflicts are resolved and the save retried while holding the coordinator's save lock,
+        // so another context of this process cannot win the race again; only other processes
+        // can, hence the bound on attempts.
+        let permanentIDs = try coordinator.withSaveLock { () throws -> [ManagedObjectID: ManagedObjectID]? in
+            var attempt = 0
+            while true {
+                attempt += 1
+                let request = makeSaveRequest()
+                if request.isEmpty { return nil }
+                switch try coordinator.save(request) {
+                case .committed(let permanentIDs):
+                    return permanentIDs
+                case .conflicts(let conflicts):
+                    try resolveConflicts(conflicts, attempt: attempt)
+                }
             }
         }
+        guard let permanentIDs else {
+            _ = commitSave(permanentIDs: [:])
+            return
+        }
+        let saved = commitSave(permanentIDs: permanentIDs)
+        coordinator.contextDidSave(saved)
     }
 
     func makeSaveRequest() -> SaveRequest {

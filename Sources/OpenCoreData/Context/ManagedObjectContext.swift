@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import Synchronization
 
 /// A scratch pad of objects: Core Data's `NSManagedObjectContext`. It registers objects (one per
 /// ID), tracks their changes, saves them to its parent (a coordinator's store, or a parent
@@ -45,7 +46,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Whether saves made by other contexts of the same coordinator (for a root context) or saved
     /// into the parent by sibling contexts (for a child) are merged into this context
     /// automatically, on its queue.
-    public var automaticallyMergesChangesFromParent: Bool = false
+    ///
+    /// Safe to read and set from any thread.
+    public var automaticallyMergesChangesFromParent: Bool {
+        get { autoMerges.load(ordering: .acquiring) }
+        set { autoMerges.store(newValue, ordering: .releasing) }
+    }
+    private let autoMerges = Atomic<Bool>(false)
 
     /// Whether the context keeps strong references to every registered object. By default it
     /// keeps only objects with unsaved changes, and forgets objects nobody else references.

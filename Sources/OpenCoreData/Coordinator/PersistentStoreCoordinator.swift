@@ -21,6 +21,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     private let state = Locked(State())
+    /// Held by a root context from its first save attempt until its save is written (conflict
+    /// resolution included), so that saves of this process never race each other.
+    private let saveLock = NSLock()
 
     /// Creates a coordinator for a model. The model is checked when the first store is added.
     public init(managedObjectModel: ManagedObjectModel) {
@@ -162,6 +165,12 @@ extension PersistentStoreCoordinator {
         try store().backend.count(plan)
     }
 
+    func withSaveLock<T>(_ body: () throws -> T) rethrows -> T {
+        saveLock.lock()
+        defer { saveLock.unlock() }
+        return try body()
+    }
+
     func save(_ request: SaveRequest) throws -> SaveOutcome {
         let store = try store()
         guard !store.isReadOnly else {
@@ -196,10 +205,8 @@ extension PersistentStoreCoordinator {
     /// A root context saved: other root contexts that merge automatically merge it, on their queues.
     func contextDidSave(_ changes: SavedChanges) {
         let contexts = state.withLock { $0.contexts.compactMap(\.context) }
-        for context in contexts where ObjectIdentifier(context) != changes.source {
-            context.perform {
-                if context.automaticallyMergesChangesFromParent { context.mergeSavedChanges(changes) }
-            }
+        for context in contexts where ObjectIdentifier(context) != changes.source && context.automaticallyMergesChangesFromParent {
+            context.perform { context.mergeSavedChanges(changes) }
         }
     }
 }

@@ -26,6 +26,9 @@ public struct ObjectGraphError: CoreDataCodedError {
     public static let mergeConflict = CoreDataErrorCode(133020, "mergeConflict")
     /// The entity is abstract and cannot have objects of its own.
     public static let abstractEntity = CoreDataErrorCode(140103, "abstractEntity")
+    /// A fetch request whose Swift result type cannot hold what its `resultType` returns
+    /// (`FetchRequest<Team>` with `.managedObjectIDResultType`, say).
+    public static let resultTypeMismatch = CoreDataErrorCode(140105, "resultTypeMismatch")
     /// A URI or object ID that does not name an object of this coordinator.
     public static let invalidObjectID = CoreDataErrorCode(140104, "invalidObjectID")
 

@@ -28,6 +28,15 @@ public struct ValidationError: CoreDataCodedError {
         public var description: String {
             "\(entityName)\(key.map { ".\($0)" } ?? ""): \(message)"
         }
+
+        /// Creates a failure.
+        public init(code: CoreDataErrorCode, objectID: ManagedObjectID, entityName: String, key: String?, message: String) {
+            self.code = code
+            self.objectID = objectID
+            self.entityName = entityName
+            self.key = key
+            self.message = message
+        }
     }
 
     /// Every failure found; at least one.
@@ -56,7 +65,21 @@ public struct ValidationError: CoreDataCodedError {
     /// A deleted object still has objects in a relationship whose delete rule is deny.
     public static let relationshipDeniedDelete = CoreDataErrorCode(1600, "relationshipDeniedDelete")
 
-    init(failures: [Failure]) {
+    /// Creates an error from failures.
+    public init(failures: [Failure]) {
         self.failures = failures
+    }
+
+    /// Creates an error for one broken rule, as a ``ManagedObject/validateForInsert()`` override
+    /// throws it:
+    ///
+    /// ```swift
+    /// override func validateForInsert() throws {
+    ///     if teamName.isEmpty { throw ValidationError(self, key: "teamName", message: "must not be empty") }
+    /// }
+    /// ```
+    public init(_ object: ManagedObject, key: String?, message: String, code: CoreDataErrorCode = ValidationError.invalidValue) {
+        self.init(failures: [Failure(code: code, objectID: object.objectID, entityName: object.entity.name ?? "",
+                                     key: key, message: message)])
     }
 }

@@ -82,6 +82,8 @@ package struct SchemaMigration: Sendable {
         case addEntity(String)
         case addAttribute(entity: String, attribute: String)
         case addRelationship(entity: String, relationship: String)
+        /// An optional attribute became required with a default: stored nils take the default.
+        case fillDefault(entity: String, attribute: String)
     }
 
     package var steps: [Step] = []
@@ -117,8 +119,12 @@ package struct SchemaMigration: Sendable {
             if now.type != attribute.type {
                 incompatibilities.append("attribute \(old.name).\(attribute.name) changed type from \(attribute.type) to \(now.type)")
             }
-            if attribute.isOptional, !now.isOptional, !now.hasDefault {
-                incompatibilities.append("attribute \(old.name).\(attribute.name) became required; stored objects may have no value")
+            if attribute.isOptional, !now.isOptional {
+                if now.hasDefault, now.type == attribute.type {
+                    steps.append(.fillDefault(entity: old.name, attribute: attribute.name))
+                } else if !now.hasDefault {
+                    incompatibilities.append("attribute \(old.name).\(attribute.name) became required; stored objects may have no value")
+                }
             }
         }
         for attribute in new.attributes where !old.attributes.contains(where: { $0.name == attribute.name }) {

@@ -43,6 +43,7 @@ extension ManagedObject {
             refuse(key: key, "\(entity.entityName) has no property '\(key)'")
             return
         }
+        forgetRefusedAssignments(to: key)
         switch property {
         case let attribute as AttributeDescription:
             guard let stored = PropertyValue.coerce(value, to: attribute.attributeType) else {

@@ -14,6 +14,7 @@ extension ManagedObject {
 
     func setManagedValue<Value: ManagedPropertyValue>(_ value: Value, storage: AnyKeyPath) {
         let property = managedProperty(for: storage)
+        forgetRefusedAssignments(to: property.name)
         switch property {
         case let attribute as AttributeDescription:
             guard let stored = PropertyValue.coerce(value._toManaged, to: attribute.attributeType) else {

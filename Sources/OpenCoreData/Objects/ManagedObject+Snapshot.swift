@@ -71,10 +71,14 @@ extension ManagedObject {
     /// Takes newer committed values from the parent store while keeping this context's unsaved
     /// changes on top (Core Data's refresh with merging).
     func mergeCommitted(_ snapshot: RowSnapshot, in context: ManagedObjectContext) {
+        // Merges reach a context in the order they were enqueued, which is not always the order
+        // the saves committed in: never go back to an older version of the row. (Equal versions
+        // are applied: a child's save forwarded by its parent carries new values at one version.)
         guard !state.isFault else {
-            cachedSnapshot = snapshot
+            if (cachedSnapshot?.version ?? 0) <= snapshot.version { cachedSnapshot = snapshot }
             return
         }
+        guard snapshot.version >= version else { return }
         for property in entity.slots where property.isPersistent {
             let slot = property.slot
             if let relationship = property as? RelationshipDescription, relationship.isToMany {

@@ -210,4 +210,10 @@ extension ManagedObject {
         Log.context.error("refused assignment on \(entity.entityName).\(key ?? "?"): \(message)")
         managedObjectContext?.objectDidChange(self)
     }
+
+    /// A new value is being assigned to `key`: earlier refused assignments to it no longer stand
+    /// (the app has corrected them), so only a refusal of this assignment fails the next save.
+    func forgetRefusedAssignments(to key: String) {
+        if !refusedAssignments.isEmpty { refusedAssignments.removeAll { $0.key == key } }
+    }
 }

@@ -172,6 +172,12 @@ extension SQLiteStoreBackend {
             if let relationship = property as? RelationshipDescription {
                 try createJoinTableIfOwned(relationship, db, schema: schema)
             }
+        case .fillDefault(let entityName, let name):
+            guard let entity = model[entityName], let attribute = entity.property(named: name) as? AttributeDescription,
+                  let table = schema.table(for: entity), let literal = Self.sqlLiteral(attribute.defaultStorage) else { return }
+            let column = quoted(schema.columnName(of: attribute))
+            let entityCodes = entity.selfAndDescendants.compactMap { codes[$0.entityName] }.map(String.init).joined(separator: ", ")
+            try db.execute(sql: "UPDATE \(quoted(table.name)) SET \(column) = \(literal) WHERE \(column) IS NULL AND \"_entity\" IN (\(entityCodes))")
         }
     }
 
@@ -216,13 +222,20 @@ extension SQLiteStoreBackend {
 
     // MARK: Indexes
 
-    /// Creates the model's indexes and drops indexes of ours the model no longer has.
+    /// Creates the model's indexes and drops indexes of ours the model no longer has, or whose
+    /// definition changed under the same name (they are created again below).
     private func syncIndexes(_ db: Database, schema: SQLiteSchema) throws {
-        let wanted = Set(schema.indexes.map(\.name))
-        let existing = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE ? ESCAPE '\\'",
-                                           arguments: [SQLiteSchema.indexPrefix.replacingOccurrences(of: "_", with: "\\_") + "%"])
+        // SQLite keeps the statement without "IF NOT EXISTS"; compare in that form.
+        let wanted = Dictionary(schema.indexes.map { index in
+            (index.name, schema.createStatement(for: index).replacingOccurrences(of: "CREATE INDEX IF NOT EXISTS ", with: "CREATE INDEX "))
+        }, uniquingKeysWith: { first, _ in first })
+        let existing = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name LIKE ? ESCAPE '\\'",
+                                        arguments: [SQLiteSchema.indexPrefix.replacingOccurrences(of: "_", with: "\\_") + "%"])
         let joinIndexes = Set(schema.joinTables.values.map { "\(SQLiteSchema.indexPrefix)\($0.name)_target" })
-        for name in existing where !wanted.contains(name) && !joinIndexes.contains(name) {
+        for row in existing {
+            let name: String = row["name"]
+            let definition: String? = row["sql"]
+            guard !joinIndexes.contains(name), wanted[name] != definition else { continue }
             try db.execute(sql: "DROP INDEX \(quoted(name))")
         }
         for index in schema.indexes {

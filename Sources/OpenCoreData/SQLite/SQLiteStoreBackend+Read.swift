@@ -20,7 +20,7 @@ extension SQLiteStoreBackend {
                     let sql = "SELECT \(selectList(table)) FROM \(quoted(table.name)) WHERE \"_pk\" IN (\(placeholders))"
                     let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk.map(\.key)))
                     while let row = try rows.next() {
-                        if let snapshot = decode(row, loaded: loaded), wanted.contains(snapshot.objectID) {
+                        if let snapshot = try decode(row, loaded: loaded), wanted.contains(snapshot.objectID) {
                             result.append(snapshot)
                         }
                     }
@@ -48,8 +48,9 @@ extension SQLiteStoreBackend {
         }
         return try reading("reading a relationship") { db in
             try Row.fetchAll(db, sql: sql, arguments: [id.key]).compactMap { row in
-                loaded.entityByCode[row[1]].map {
-                    ManagedObjectID(entity: $0, storeIdentifier: loaded.identifier, primaryKey: row[0])
+                let key: Int64 = try row.decode(atIndex: 0)
+                return loaded.entityByCode[try row.decode(atIndex: 1)].map {
+                    ManagedObjectID(entity: $0, storeIdentifier: loaded.identifier, primaryKey: key)
                 }
             }
         }
@@ -74,7 +75,7 @@ extension SQLiteStoreBackend {
             var result: [RowSnapshot] = []
             let rows = try Row.fetchCursor(db, sql: query, arguments: values)
             while let row = try rows.next() {
-                if let snapshot = decode(row, loaded: loaded) { result.append(snapshot) }
+                if let snapshot = try decode(row, loaded: loaded) { result.append(snapshot) }
             }
             return result
         }
@@ -109,13 +110,17 @@ extension SQLiteStoreBackend {
         (["\"_pk\"", "\"_entity\"", "\"_version\""] + table.columns.map { quoted($0.name) }).joined(separator: ", ")
     }
 
-    /// A row of `selectList` as a snapshot of its concrete entity.
-    func decode(_ row: Row, loaded: Loaded) -> RowSnapshot? {
-        let code: Int64 = row[1]
+    /// A row of `selectList` as a snapshot of its concrete entity, or nil for a row of an entity
+    /// the model does not have.
+    ///
+    /// - Throws: `RowDecodingError` when a bookkeeping column holds NULL or text (a row edited
+    ///   by another program); ``storeError(_:url:doing:)`` reports it as a damaged store.
+    func decode(_ row: Row, loaded: Loaded) throws -> RowSnapshot? {
+        let code: Int64 = try row.decode(atIndex: 1)
         guard let entity = loaded.entityByCode[code],
               let columns = loaded.schema.schema.columnIndexBySlot[ObjectIdentifier(entity)],
               let codeColumns = loaded.schema.schema.entityCodeColumnBySlot[ObjectIdentifier(entity)] else { return nil }
-        let id = ManagedObjectID(entity: entity, storeIdentifier: loaded.identifier, primaryKey: row[0])
+        let id = ManagedObjectID(entity: entity, storeIdentifier: loaded.identifier, primaryKey: try row.decode(atIndex: 0))
         var values: [PropertyValue] = []
         values.reserveCapacity(entity.slots.count)
         for property in entity.slots {
@@ -127,13 +132,13 @@ extension SQLiteStoreBackend {
             if let attribute = property as? AttributeDescription {
                 values.append(SQLiteValueCoding.propertyValue(stored, type: attribute.attributeType))
             } else if case .int64(let key) = stored.storage, let codeColumn = codeColumns[property.slot],
-                      let destination = loaded.entityByCode[row[3 + codeColumn]] {
+                      let destination = loaded.entityByCode[try row.decode(atIndex: 3 + codeColumn)] {
                 values.append(.object(ManagedObjectID(entity: destination, storeIdentifier: loaded.identifier, primaryKey: key)))
             } else {
                 values.append(.null)
             }
         }
-        return RowSnapshot(objectID: id, values: values, version: row[2])
+        return RowSnapshot(objectID: id, values: values, version: try row.decode(atIndex: 2))
     }
 
     func reading<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {

@@ -163,7 +163,7 @@ extension SQLiteStoreBackend {
             guard let table = loaded.schema.schema.table(for: id.entity) else { continue }
             if let row = try Row.fetchOne(db, sql: "SELECT \(selectList(table)) FROM \(quoted(table.name)) WHERE \"_pk\" = ?",
                                           arguments: [id.key]),
-               let snapshot = decode(row, loaded: loaded) {
+               let snapshot = try decode(row, loaded: loaded) {
                 result.append(snapshot)
             }
         }

@@ -49,6 +49,7 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
         self.url = url
         self.description = description
         try Self.prepareDirectory(for: url, readOnly: description.isReadOnly)
+        if !description.isReadOnly { try Self.inspectExistingFile(at: url) }
         var configuration = Configuration()
         configuration.label = "OpenCoreData"
         configuration.readonly = description.isReadOnly
@@ -94,8 +95,38 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
         }
     }
 
+    /// Checks an existing file through a read-only connection before a pool opens it: opening a
+    /// pool switches the file to WAL mode and writes to it, which must not happen to a file made
+    /// by another program.
+    private static func inspectExistingFile(at url: URL) throws {
+        // A new store, or a directory, which opening the pool reports as cannotOpen.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular, (attributes?[.size] as? Int ?? 0) > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let tables: [String]
+        do {
+            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            defer { try? queue.close() }
+            tables = try queue.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            }
+        } catch {
+            throw storeError(error, url: url, doing: "opening the store")
+        }
+        guard tables.isEmpty || tables.contains(SQLiteSchema.metadataTable) else {
+            throw PersistentStoreError(PersistentStoreError.invalidStoreFile, "the database was not made by OpenCoreData (it has tables \(tables.prefix(5).joined(separator: ", ")))", url: url)
+        }
+    }
+
     func close() {
         do {
+            // Move the WAL into the main file first: the pool closes its writer before its
+            // read-only readers, so no connection would checkpoint on close, and the .sqlite
+            // file alone would not hold the saved data.
+            if !description.isReadOnly {
+                _ = try writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            }
             try writer.close()
         } catch {
             Log.store.error("closing \(url.path): \(error)")
@@ -104,6 +135,9 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
 
     /// Turns a GRDB error into a ``PersistentStoreError`` naming the problem.
     static func storeError(_ error: any Error, url: URL, doing action: String) -> any Error {
+        if error is RowDecodingError {
+            return PersistentStoreError(PersistentStoreError.corruptStore, "the store file is damaged: a row holds a value of the wrong type while \(action) (\(error))", url: url)
+        }
         guard let error = error as? DatabaseError else { return error }
         let code = error.extendedResultCode.rawValue
         let detail = error.message.map { " (\($0))" } ?? ""
