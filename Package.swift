@@ -45,6 +45,7 @@ let package = Package(
                 "OpenCoreData",
                 "CrashTestWriter",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),

@@ -235,6 +235,7 @@ extension ManagedObjectContext {
     private func sweepRegistryIfGrown() {
         guard registry.count > 1024, registry.count > 2 * registryCountAtLastSweep else { return }
         registry = registry.filter { $0.value.object != nil }
+        idAliases = idAliases.filter { registry[$0.value] != nil }
         registryCountAtLastSweep = registry.count
     }
 

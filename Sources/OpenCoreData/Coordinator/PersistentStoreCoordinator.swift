@@ -103,7 +103,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let store = PersistentStore(type: type, url: type == .inMemory ? nil : description.url, identifier: identifier,
                                     isReadOnly: description.isReadOnly, backend: backend)
         state.withLock { $0.stores.append(store) }
-        Log.store.debug("loaded \(store)")
+        (description.logger ?? Log.store).debug("loaded \(store)")
         return store
     }
 

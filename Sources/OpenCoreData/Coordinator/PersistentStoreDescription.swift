@@ -1,4 +1,5 @@
 public import Foundation
+public import Logging
 
 /// How to load a store: Core Data's `NSPersistentStoreDescription`.
 ///
@@ -30,6 +31,9 @@ public final class PersistentStoreDescription: @unchecked Sendable, CustomString
     /// Whether the SQL log (trace level, `OpenCoreData.sql`) shows parameter values. Off by default
     /// so that logs do not leak data.
     public var logsSQLParameterValues: Bool = false
+    /// Where this store logs: lifecycle at debug level, each SQL statement at trace level. Nil
+    /// (the default) uses the `OpenCoreData.store` and `OpenCoreData.sql` loggers.
+    public var logger: Logger?
     /// Store options by key, as Core Data keeps them.
     public private(set) var options: [String: any Sendable] = [:]
 

@@ -50,7 +50,7 @@ extension SQLiteStoreBackend {
                 try apply(step, db, schema: schema, codes: &codes)
             }
             try writeMetadata(db, identifier: metadata.identifier, current: current, codes: codes)
-            Log.store.debug("migrated store \(url.lastPathComponent): \(migration.steps.count) change(s)")
+            log.debug("migrated store \(url.lastPathComponent): \(migration.steps.count) change(s)")
         }
         try syncIndexes(db, schema: schema)
         return (metadata.identifier, codes)
@@ -104,7 +104,7 @@ extension SQLiteStoreBackend {
         let identifier = UUID().uuidString
         try db.execute(sql: "INSERT INTO \(quoted(SQLiteSchema.metadataTable)) VALUES (?, ?)", arguments: [MetadataKey.format, "1"])
         try writeMetadata(db, identifier: identifier, current: current, codes: codes)
-        Log.store.debug("created store \(url.path)")
+        log.debug("created store \(url.path)")
         return (identifier, codes)
     }
 

@@ -8,6 +8,8 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
     let url: URL
     let writer: any DatabaseWriter
     let description: PersistentStoreDescription
+    /// Lifecycle messages.
+    let log: Logger
 
     /// What loading established; read by every operation afterwards.
     final class Loaded: Sendable {
@@ -48,8 +50,10 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
     init(url: URL, description: PersistentStoreDescription) throws {
         self.url = url
         self.description = description
+        log = description.logger ?? Log.store
+        let sqlLog = description.logger ?? Log.sql
         try Self.prepareDirectory(for: url, readOnly: description.isReadOnly)
-        if !description.isReadOnly { try Self.inspectExistingFile(at: url) }
+        if !description.isReadOnly { try Self.inspectExistingFile(at: url, timeout: description.timeout) }
         var configuration = Configuration()
         configuration.label = "OpenCoreData"
         configuration.readonly = description.isReadOnly
@@ -58,9 +62,9 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
         let showsValues = description.logsSQLParameterValues
         configuration.prepareDatabase { db in
             db.add(collation: SQLiteValueCoding.decimalCollation)
-            if Log.sql.logLevel <= .trace {
+            if sqlLog.logLevel <= .trace {
                 db.trace(options: .statement) { event in
-                    Log.sql.trace("\(showsValues ? event.expandedDescription : event.description)")
+                    sqlLog.trace("\(showsValues ? event.expandedDescription : event.description)")
                 }
             }
         }
@@ -73,7 +77,7 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
         } catch {
             throw Self.storeError(error, url: url, doing: "opening the store")
         }
-        Log.store.debug("opened SQLite store", metadata: ["path": "\(url.path)", "readOnly": "\(description.isReadOnly)"])
+        log.debug("opened SQLite store", metadata: ["path": "\(url.path)", "readOnly": "\(description.isReadOnly)"])
     }
 
     private static func prepareDirectory(for url: URL, readOnly: Bool) throws {
@@ -98,12 +102,14 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
     /// Checks an existing file through a read-only connection before a pool opens it: opening a
     /// pool switches the file to WAL mode and writes to it, which must not happen to a file made
     /// by another program.
-    private static func inspectExistingFile(at url: URL) throws {
+    private static func inspectExistingFile(at url: URL, timeout: TimeInterval) throws {
         // A new store, or a directory, which opening the pool reports as cannotOpen.
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         guard attributes?[.type] as? FileAttributeType == .typeRegular, (attributes?[.size] as? Int ?? 0) > 0 else { return }
         var configuration = Configuration()
         configuration.readonly = true
+        // Another connection may be closing the file (its last close checkpoints under a lock).
+        configuration.busyMode = .timeout(timeout)
         let tables: [String]
         do {
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
@@ -129,7 +135,7 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
             }
             try writer.close()
         } catch {
-            Log.store.error("closing \(url.path): \(error)")
+            log.error("closing \(url.path): \(error)")
         }
     }
 
