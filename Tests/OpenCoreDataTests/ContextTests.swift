@@ -23,11 +23,11 @@ import Testing
         let parent = stack.newContext()
         let child = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         child.parent = parent
-        let temporaryID = try child.performAndWait {
+        let (held, temporaryID) = try child.performAndWait {
             let team = makeTeam("Ghana", in: child)
             try child.save()
             #expect(!child.hasChanges)
-            return team.objectID
+            return (ObjectsBox([team]), team.objectID)
         }
         #expect(temporaryID.isTemporaryID)
         #expect(try storedTeamNames(stack).isEmpty)
@@ -39,8 +39,30 @@ import Testing
         }
         #expect(try storedTeamNames(stack) == ["Ghana"])
         // The child's object learns its permanent ID once the parent has saved.
-        let permanent = await child.perform { child.object(with: temporaryID).objectID }
+        let (permanent, found) = await child.perform { (held.objects[0].objectID, child.object(with: temporaryID) === held.objects[0]) }
         #expect(!permanent.isTemporaryID)
+        #expect(found)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func permanentIDsReachGrandchildren(kind: StoreKind) async throws {
+        let stack = try TestStack(kind)
+        let root = stack.newContext()
+        let middle = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        middle.parent = root
+        let leaf = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        leaf.parent = middle
+        let held = try leaf.performAndWait {
+            let team = makeTeam("Gabon", in: leaf)
+            try leaf.save()
+            return ObjectsBox([team])
+        }
+        try middle.performAndWait { try middle.save() }
+        try root.performAndWait { try root.save() }
+        await middle.perform {}
+        let id = await leaf.perform { held.objects[0].objectID }
+        #expect(!id.isTemporaryID)
+        #expect(try storedTeamNames(stack) == ["Gabon"])
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -62,6 +62,21 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func aRefusedAssignmentAloneStillFailsTheSave(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
+        let context = stack.newContext()
+        let error = try context.performAndWait {
+            let item = Item(context: context)
+            item.name = "tea"
+            try context.save()
+            item.setValue("yes", forKey: "done")
+            #expect(context.hasChanges)
+            return #expect(throws: ValidationError.self) { try context.save() }
+        }
+        #expect(error?.failures.map(\.key) == ["done"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func relationshipsAcrossContextsAreRefused(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let first = stack.newContext()

@@ -74,7 +74,6 @@ extension ManagedObjectContext {
     func mergeSavedChanges(_ changes: SavedChanges, reportingUpdated extraUpdated: [ManagedObjectID] = []) {
         assertOnQueue()
         if changes.source == ObjectIdentifier(self) { return }
-        applyIDMapping(changes.permanentIDs)
         var event = ContextEvent(kind: .didMerge)
         event.insertedIDs = Set(changes.inserted.map(\.objectID))
         event.updatedIDs = Set(changes.updated.map(\.objectID) + extraUpdated)

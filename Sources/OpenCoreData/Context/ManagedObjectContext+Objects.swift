@@ -97,13 +97,18 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Replaces temporary IDs by permanent ones in the registry, and remembers the old IDs so that
-    /// looking them up still finds the objects.
+    /// Replaces temporary IDs by permanent ones in the registry, remembers the old IDs so that
+    /// looking them up still finds the objects, and passes the mapping down to child contexts,
+    /// which hold the objects they pushed here under the same temporary IDs.
     func applyIDMapping(_ mapping: [ManagedObjectID: ManagedObjectID]) {
         guard !mapping.isEmpty else { return }
         for (old, new) in mapping {
+            guard let object = registeredObject(for: old) else { continue }
+            reregister(object, as: new)
             idAliases[old] = new
-            if let object = registeredObject(for: old) { reregister(object, as: new) }
+        }
+        for child in children.compactMap(\.context) {
+            child.perform { child.applyIDMapping(mapping) }
         }
     }
 

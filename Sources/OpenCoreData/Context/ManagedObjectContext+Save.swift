@@ -101,11 +101,7 @@ extension ManagedObjectContext {
     /// committed, and did-save is posted.
     private func commitSave(permanentIDs: [ManagedObjectID: ManagedObjectID]) -> SavedChanges {
         applyIDMapping(permanentIDs)
-        let saved = finishSave(permanentIDs: permanentIDs, bumpsVersions: true)
-        for child in children.compactMap(\.context) where !permanentIDs.isEmpty {
-            child.perform { child.applyIDMapping(permanentIDs) }
-        }
-        return saved
+        return finishSave(permanentIDs: permanentIDs, bumpsVersions: true)
     }
 
     // MARK: Child contexts

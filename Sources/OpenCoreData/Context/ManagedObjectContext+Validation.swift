@@ -3,11 +3,11 @@ extension ManagedObjectContext {
     func validateForSave() throws {
         var failures: [ValidationError.Failure] = []
         for object in objectsWithChanges() {
-            failures += object.refusedAssignments
             if object.isDeleted {
                 failures += denyRuleFailures(of: object)
                 failures += hookFailures(of: object) { try $0.validateForDelete() }
             } else {
+                failures += object.refusedAssignments
                 failures += propertyFailures(of: object)
                 failures += hookFailures(of: object) { object in
                     if object.isInserted { try object.validateForInsert() } else { try object.validateForUpdate() }

@@ -154,7 +154,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         return changedSlots.contains { entity.slots[$0].isPersistent }
     }
 
-    var hasPropertyChanges: Bool { !changedSlots.isEmpty }
+    /// Changed slots, or refused assignments that the next save must report.
+    var hasPropertyChanges: Bool { !changedSlots.isEmpty || !refusedAssignments.isEmpty }
 
     /// Slots changed since the last save.
     var changedSlots: [Int] {
