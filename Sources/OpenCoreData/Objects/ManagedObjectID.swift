@@ -11,7 +11,7 @@ import Synchronization
 /// ```swift
 /// let id = team.objectID
 /// background.perform {
-///     let copy = background.object(with: id) as! Team
+///     let copy = background.object(with: id) as? Team
 /// }
 /// ```
 public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {

@@ -10,7 +10,8 @@
 ///   `_<Entity>_<relationship>(source, source_entity, target, target_entity)`.
 /// - `_ocd_metadata` holds the store's UUID, the model's hash and schema, and entity codes;
 ///   `_ocd_primary_keys` holds the last key handed out per table.
-struct SQLiteSchema {
+/// Immutable once built, and shared by every operation on the store.
+struct SQLiteSchema: @unchecked Sendable {
     struct Table {
         let name: String
         let root: EntityDescription

@@ -7,7 +7,7 @@ extension SQLiteStoreBackend {
 
     func snapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
         let loaded = try loaded
-        let schema = loaded.schema.schema
+        let schema = loaded.schema
         let byTable = Dictionary(grouping: ids) { ObjectIdentifier($0.entity.rootEntity) }
         return try reading("reading objects") { db in
             var result: [RowSnapshot] = []
@@ -32,7 +32,7 @@ extension SQLiteStoreBackend {
 
     func relatedObjectIDs(of id: ManagedObjectID, through relationship: RelationshipDescription) throws -> [ManagedObjectID] {
         let loaded = try loaded
-        let schema = loaded.schema.schema
+        let schema = loaded.schema
         let sql: String
         switch relationship.storage {
         case .foreignKey:
@@ -58,7 +58,7 @@ extension SQLiteStoreBackend {
 
     func fetch(_ fetch: StoreFetch) throws -> [RowSnapshot] {
         let loaded = try loaded
-        let schema = loaded.schema.schema
+        let schema = loaded.schema
         guard let table = schema.table(for: fetch.entity) else { return [] }
         var sql = "SELECT \(selectList(table)) FROM \(quoted(table.name))"
         var arguments = StatementArguments()
@@ -83,7 +83,7 @@ extension SQLiteStoreBackend {
 
     func count(_ fetch: StoreFetch) throws -> Int {
         let loaded = try loaded
-        guard let table = loaded.schema.schema.table(for: fetch.entity) else { return 0 }
+        guard let table = loaded.schema.table(for: fetch.entity) else { return 0 }
         var sql = "SELECT COUNT(*) FROM \(quoted(table.name))"
         var arguments = StatementArguments()
         appendEntityFilter(fetch, loaded: loaded, to: &sql, arguments: &arguments)
@@ -118,8 +118,8 @@ extension SQLiteStoreBackend {
     func decode(_ row: Row, loaded: Loaded) throws -> RowSnapshot? {
         let code: Int64 = try row.decode(atIndex: 1)
         guard let entity = loaded.entityByCode[code],
-              let columns = loaded.schema.schema.columnIndexBySlot[ObjectIdentifier(entity)],
-              let codeColumns = loaded.schema.schema.entityCodeColumnBySlot[ObjectIdentifier(entity)] else { return nil }
+              let columns = loaded.schema.columnIndexBySlot[ObjectIdentifier(entity)],
+              let codeColumns = loaded.schema.entityCodeColumnBySlot[ObjectIdentifier(entity)] else { return nil }
         let id = ManagedObjectID(entity: entity, storeIdentifier: loaded.identifier, primaryKey: try row.decode(atIndex: 0))
         var values: [PropertyValue] = []
         values.reserveCapacity(entity.slots.count)

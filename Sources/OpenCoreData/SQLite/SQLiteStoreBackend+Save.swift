@@ -44,7 +44,7 @@ extension SQLiteStoreBackend {
     }
 
     private func write(_ request: SaveRequest, _ db: Database, loaded: Loaded) throws -> SaveOutcome {
-        let schema = loaded.schema.schema
+        let schema = loaded.schema
         var mapping: [ManagedObjectID: ManagedObjectID] = [:]
         let temporary = request.inserted.map(\.objectID).filter(\.isTemporaryID)
         for group in Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity.rootEntity) }).values {
@@ -83,7 +83,7 @@ extension SQLiteStoreBackend {
     /// Writes the changed columns if the row still has the version the change is based on.
     private func update(_ update: RowUpdate, _ db: Database, loaded: Loaded) throws -> Bool {
         let id = update.snapshot.objectID
-        guard let table = loaded.schema.schema.table(for: id.entity) else { return true }
+        guard let table = loaded.schema.table(for: id.entity) else { return true }
         var assignments: [String] = []
         var arguments: [DatabaseValue] = []
         for slot in update.changedSlots {
@@ -102,7 +102,7 @@ extension SQLiteStoreBackend {
 
     private func insert(_ row: RowSnapshot, _ db: Database, loaded: Loaded) throws {
         let entity = row.objectID.entity
-        guard let table = loaded.schema.schema.table(for: entity) else { return }
+        guard let table = loaded.schema.table(for: entity) else { return }
         var names = ["_pk", "_entity", "_version"]
         var values: [DatabaseValue] = [row.objectID.key.databaseValue, loaded.code(of: entity).databaseValue, 1.databaseValue]
         for property in entity.slots where property.isPersistent {
@@ -118,7 +118,7 @@ extension SQLiteStoreBackend {
     /// The columns and values storing one property: one for an attribute, two (key and entity
     /// code) for a to-one, none for a to-many.
     private func columns(for property: PropertyDescription, value: PropertyValue, loaded: Loaded) -> ([String], [DatabaseValue]) {
-        let schema = loaded.schema.schema
+        let schema = loaded.schema
         let name = schema.columnName(of: property)
         if property is AttributeDescription {
             return ([name], [SQLiteValueCoding.databaseValue(value)])
@@ -129,7 +129,7 @@ extension SQLiteStoreBackend {
     }
 
     private func writeLink(_ change: JoinChange, _ db: Database, loaded: Loaded) throws {
-        guard let joinTable = loaded.schema.schema.joinTable(for: change.relationship) else { return }
+        guard let joinTable = loaded.schema.joinTable(for: change.relationship) else { return }
         if change.isInsertion {
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(quoted(joinTable.name)) VALUES (?, ?, ?, ?)").execute(arguments: [
                 change.source.key, loaded.code(of: change.source.entity),
@@ -160,7 +160,7 @@ extension SQLiteStoreBackend {
     private func snapshotsInTransaction(_ ids: [ManagedObjectID], _ db: Database, loaded: Loaded) throws -> [RowSnapshot] {
         var result: [RowSnapshot] = []
         for id in ids {
-            guard let table = loaded.schema.schema.table(for: id.entity) else { continue }
+            guard let table = loaded.schema.table(for: id.entity) else { continue }
             if let row = try Row.fetchOne(db, sql: "SELECT \(selectList(table)) FROM \(quoted(table.name)) WHERE \"_pk\" = ?",
                                           arguments: [id.key]),
                let snapshot = try decode(row, loaded: loaded) {

@@ -14,13 +14,13 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
     /// What loading established; read by every operation afterwards.
     final class Loaded: Sendable {
         let identifier: String
-        let schema: SQLiteSchemaBox
+        let schema: SQLiteSchema
         let codeByEntity: [ObjectIdentifier: Int64]
         let entityByCode: [Int64: EntityDescription]
 
         init(identifier: String, schema: SQLiteSchema, codes: [String: Int64], model: ManagedObjectModel) {
             self.identifier = identifier
-            self.schema = SQLiteSchemaBox(schema)
+            self.schema = schema
             var codeByEntity: [ObjectIdentifier: Int64] = [:]
             var entityByCode: [Int64: EntityDescription] = [:]
             for entity in model.entities {
@@ -164,10 +164,4 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
             return PersistentStoreError(PersistentStoreError.sqliteError, "SQLite error \(code) while \(action)\(detail)", url: url, sqliteCode: code)
         }
     }
-}
-
-/// The schema, shared read-only by every operation after loading.
-final class SQLiteSchemaBox: @unchecked Sendable {
-    let schema: SQLiteSchema
-    init(_ schema: SQLiteSchema) { self.schema = schema }
 }
