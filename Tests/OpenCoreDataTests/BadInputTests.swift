@@ -428,11 +428,13 @@ enum Damage: String, CaseIterable, Sendable, CustomTestStringConvertible {
         try saveTeams(2, in: stack.container)
         let context = stack.newContext()
         context.performAndWait {
-            for key in ["altitude", "players"] {
+            let cases = [("altitude", FetchRequestError.unknownKeyPath), ("coach.age", FetchRequestError.unknownKeyPath),
+                         ("players", FetchRequestError.unsupportedExpression), ("players.name", FetchRequestError.unsupportedExpression)]
+            for (key, code) in cases {
                 let request = Team.fetchRequest()
                 request.sortDescriptors = [FetchSortDescriptor(key: "teamName"), FetchSortDescriptor(key: key)]
-                let error = #expect(throws: ObjectGraphError.self) { try context.fetch(request) }
-                expect(error, is: ObjectGraphError.unknownKey, naming: ["Team", key])
+                let error = #expect(throws: FetchRequestError.self) { try context.fetch(request) }
+                expect(error, is: code, naming: ["Team", key])
             }
         }
     }

@@ -7,27 +7,72 @@ extension ManagedObjectContext {
     ///
     /// ```swift
     /// let request = Team.fetchRequest()
-    /// request.sortDescriptors = [FetchSortDescriptor(key: "teamName")]
+    /// request.predicate = try FetchPredicate(format: "qualifyingZone == %@", "UEFA")
+    /// request.sortDescriptors = [FetchSortDescriptor(key: "wins", ascending: false)]
     /// let teams = try context.fetch(request)
     /// ```
     ///
-    /// - Throws: ``ObjectGraphError/unknownEntity`` or ``ObjectGraphError/unknownKey`` for a request
-    ///   naming something the model does not have, ``PersistentStoreError`` if the store fails.
+    /// With a ``FetchRequest/fetchBatchSize``, the fetch reads only IDs and returns faults;
+    /// reading an object loads its whole batch in one query, so counting or indexing the array
+    /// reads nothing. ``fetchLazily(_:)`` does not even create the objects until they are read.
+    ///
+    /// - Complexity: One query for the results (IDs only when batched), plus one per batch read
+    ///   and one per prefetched relationship.
+    /// - Throws: ``ObjectGraphError/unknownEntity``, ``FetchRequestError`` for a predicate or
+    ///   sort descriptor that does not fit the entity, ``PersistentStoreError`` if the store fails.
     public func fetch<T>(_ request: FetchRequest<T>) throws -> [T] {
         assertOnQueue()
-        let plan = try storeFetch(for: request)
-        if request.resultType == .countResultType {
-            return try cast([NSNumber(value: count(plan, includesPendingChanges: request.includesPendingChanges))], request)
-        }
-        let rows = try matchingSnapshots(plan, includesPendingChanges: request.includesPendingChanges)
+        var plan = try storeFetch(for: request)
+        let pending = request.includesPendingChanges
         switch request.resultType {
+        case .countResultType:
+            return try cast([NSNumber(value: count(plan, includesPendingChanges: pending))], request)
         case .managedObjectIDResultType:
-            return try cast(rows.map(\.objectID), request)
+            plan.identifiersOnly = true
+            return try cast(matchingRows(plan, includesPendingChanges: pending).ids, request)
         case .dictionaryResultType:
-            return try cast(rows.map { dictionary(from: $0) }, request)
-        default:
-            return try cast(rows.map { object(for: $0, asFault: request.returnsObjectsAsFaults) }, request)
+            // As in Core Data, dictionary results show what is saved.
+            return try cast(try dictionaries(matchingRows(plan, includesPendingChanges: false), request), request)
+        case .managedObjectResultType:
+            plan.identifiersOnly = request.fetchBatchSize > 0
+            let result = try matchingRows(plan, includesPendingChanges: pending)
+            guard request.fetchBatchSize > 0 else {
+                let objects = result.rows.map { object(for: $0, asFault: request.returnsObjectsAsFaults) }
+                try prefetch(request.relationshipKeyPathsForPrefetching, for: objects)
+                return try cast(objects, request)
+            }
+            // Batches prefetch their relationships as they load.
+            let loader = BatchFaultLoader(ids: result.ids, batchSize: request.fetchBatchSize,
+                                          prefetchKeyPaths: request.relationshipKeyPathsForPrefetching)
+            return try cast(batchedObjects(result, loader: loader), request)
         }
+    }
+
+    /// Runs a fetch request and returns its results as a collection that creates each object only
+    /// when it is read, loading values a batch at a time (``FetchRequest/fetchBatchSize``, 20 if
+    /// unset). It holds only the results' IDs, so it suits large results.
+    ///
+    /// ```swift
+    /// let teams = try context.fetchLazily(Team.fetchRequest())
+    /// print(teams.count)          // no objects created, no values read
+    /// print(teams[40].teamName)   // reads objects 40 to 59 in one query
+    /// ```
+    ///
+    /// - Throws: As ``fetch(_:)``.
+    public func fetchLazily<T: ManagedObject>(_ request: FetchRequest<T>) throws -> LazyFetchResults<T> {
+        assertOnQueue()
+        var plan = try storeFetch(for: request)
+        guard request.resultType == .managedObjectResultType else {
+            throw ObjectGraphError(ObjectGraphError.resultTypeMismatch, "fetchLazily(_:) returns objects; the request's resultType is \(request.resultType)")
+        }
+        plan.identifiersOnly = true
+        let result = try matchingRows(plan, includesPendingChanges: request.includesPendingChanges)
+        let loader = BatchFaultLoader(ids: result.ids, batchSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : 20,
+                                      prefetchKeyPaths: request.relationshipKeyPathsForPrefetching)
+        for row in result.rows where registeredObject(for: row.objectID)?.state.isFault ?? true {
+            _ = object(for: row, asFault: true)
+        }
+        return LazyFetchResults(loader: loader, context: self)
     }
 
     /// The number of objects a fetch request would return.
@@ -36,6 +81,26 @@ extension ManagedObjectContext {
     public func count<T>(for request: FetchRequest<T>) throws -> Int {
         assertOnQueue()
         return try count(try storeFetch(for: request), includesPendingChanges: request.includesPendingChanges)
+    }
+
+    // MARK: Requests
+
+    /// The request checked against the model: entity, predicate and sort keys resolved.
+    func storeFetch<T>(for request: FetchRequest<T>) throws -> StoreFetch {
+        let entity = try request.resolveEntity(in: managedObjectModel)
+        try checkResultType(of: request, entity: entity)
+        let sortKeys = try (request.sortDescriptors ?? []).map { descriptor -> ResolvedSortKey in
+            let key = try descriptor.resolved(for: entity)
+            guard key.attribute.isPersistent else {
+                throw FetchRequestError(FetchRequestError.unsupportedExpression,
+                                        "cannot sort \(entity.entityName) by '\(descriptor.key)': it is transient and not stored",
+                                        entityName: entity.entityName, keyPath: descriptor.key)
+            }
+            return key
+        }
+        return StoreFetch(entity: entity, includesSubentities: request.includesSubentities,
+                          predicate: try request.predicate?.resolved(for: entity), sortKeys: sortKeys,
+                          limit: max(0, request.fetchLimit), offset: max(0, request.fetchOffset))
     }
 
     /// Refuses a request whose type cannot hold what its result type returns, whether or not
@@ -60,116 +125,81 @@ extension ManagedObjectContext {
         return typed
     }
 
-    private func storeFetch<T>(for request: FetchRequest<T>) throws -> StoreFetch {
-        let entity = try request.resolveEntity(in: managedObjectModel)
-        try checkResultType(of: request, entity: entity)
-        let sortKeys = try (request.sortDescriptors ?? []).map { descriptor -> StoreSortKey in
-            guard let attribute = entity.property(named: descriptor.key) as? AttributeDescription, attribute.isPersistent else {
-                throw ObjectGraphError(ObjectGraphError.unknownKey, "\(entity.entityName) has no stored attribute '\(descriptor.key)' to sort by")
-            }
-            return StoreSortKey(attribute: attribute, ascending: descriptor.ascending)
-        }
-        return StoreFetch(entity: entity, includesSubentities: request.includesSubentities, sortKeys: sortKeys,
-                          limit: max(0, request.fetchLimit), offset: max(0, request.fetchOffset))
-    }
-
-    // MARK: Rows, with this context's changes applied
-
-    /// The rows a fetch selects as this context sees them: the parent's rows, with this
-    /// context's deletions removed, its changed objects' current values, and its inserted objects.
-    func matchingSnapshots(_ plan: StoreFetch, includesPendingChanges: Bool) throws -> [RowSnapshot] {
-        guard includesPendingChanges, let changes = pendingChanges(affecting: plan) else {
-            return try parentFetch(plan)
-        }
-        var unlimited = plan
-        unlimited.limit = 0
-        unlimited.offset = 0
-        var rows = try parentFetch(unlimited).compactMap { row -> RowSnapshot? in
-            if changes.deleted.contains(row.objectID) { return nil }
-            return changes.changed[row.objectID]?.currentSnapshot() ?? row
-        }
-        rows += changes.inserted.map { $0.currentSnapshot() }
-        rows.sort { Self.precedes($0, $1, by: plan.sortKeys) }
-        let window = rows.dropFirst(plan.offset)
-        return Array(plan.limit > 0 ? window.prefix(plan.limit) : window)
-    }
-
-    private func count(_ plan: StoreFetch, includesPendingChanges: Bool) throws -> Int {
-        if includesPendingChanges, pendingChanges(affecting: plan) != nil {
-            return try matchingSnapshots(plan, includesPendingChanges: true).count
-        }
-        switch parentStore {
-        case .coordinator(let coordinator):
-            return try coordinator.count(plan)
-        case .context(let parent):
-            return try parent.performAndWait { try parent.count(plan, includesPendingChanges: true) }
-        case nil:
-            throw PersistentStoreError(PersistentStoreError.noStore, "the context has no persistent store coordinator or parent")
-        }
-    }
-
-    private func parentFetch(_ plan: StoreFetch) throws -> [RowSnapshot] {
-        switch parentStore {
-        case .coordinator(let coordinator):
-            return try coordinator.fetch(plan)
-        case .context(let parent):
-            return try parent.performAndWait { try parent.matchingSnapshots(plan, includesPendingChanges: true) }
-        case nil:
-            throw PersistentStoreError(PersistentStoreError.noStore, "the context has no persistent store coordinator or parent")
-        }
-    }
-
-    private struct FetchChanges {
-        var inserted: [ManagedObject]
-        var changed: [ManagedObjectID: ManagedObject]
-        var deleted: Set<ManagedObjectID>
-    }
-
-    /// This context's unsaved changes to objects of the fetched entities, or nil if there are none.
-    private func pendingChanges(affecting plan: StoreFetch) -> FetchChanges? {
-        let entities = Set(plan.entities.map(ObjectIdentifier.init))
-        func matches(_ object: ManagedObject) -> Bool { entities.contains(ObjectIdentifier(object.entity)) }
-        let inserted = insertedSet.filter(matches).sorted { $0.objectID.key < $1.objectID.key }
-        let changed = changedSet.filter { matches($0) && !$0.isDeleted }
-        let deleted = deletedSet.filter(matches)
-        guard !inserted.isEmpty || !changed.isEmpty || !deleted.isEmpty else { return nil }
-        return FetchChanges(inserted: inserted,
-                            changed: Dictionary(changed.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first }),
-                            deleted: Set(deleted.map(\.objectID)))
-    }
-
-    /// The stores' order: the sort keys, then saved objects by primary key, then new objects in
-    /// creation order.
-    static func precedes(_ lhs: RowSnapshot, _ rhs: RowSnapshot, by keys: [StoreSortKey]) -> Bool {
-        for key in keys {
-            let order = PropertyValue.compare(lhs.value(at: key.attribute.slot), rhs.value(at: key.attribute.slot))
-            if order != 0 { return key.ascending ? order < 0 : order > 0 }
-        }
-        let left = (lhs.objectID.isTemporaryID, lhs.objectID.key)
-        let right = (rhs.objectID.isTemporaryID, rhs.objectID.key)
-        return left.0 != right.0 ? !left.0 : left.1 < right.1
-    }
-
     // MARK: Results
 
     /// The object for a fetched row: the registered one, or a fault that fills from the row.
-    private func object(for snapshot: RowSnapshot, asFault: Bool) -> ManagedObject {
+    func object(for snapshot: RowSnapshot, asFault: Bool) -> ManagedObject {
         let object = self.object(with: snapshot.objectID)
         if object.state.isFault {
-            object.cachedSnapshot = snapshot
+            object.faultSource = .snapshot(snapshot)
             if !asFault { object.materialize() }
         }
         return object
     }
 
-    private func dictionary(from snapshot: RowSnapshot) -> NSDictionary {
-        let entity = snapshot.objectID.entity
-        var result: [String: Any] = [:]
-        for case let attribute as AttributeDescription in entity.slots where attribute.isPersistent {
-            if let value = snapshot.value(at: attribute.slot).boxedValue(for: attribute.attributeType) {
-                result[attribute.name] = value
-            }
+    /// Faults for a batched fetch: rows the fetch had to read fill their faults; the rest load a
+    /// batch at a time.
+    private func batchedObjects(_ result: StoreFetchResult, loader: BatchFaultLoader) -> [ManagedObject] {
+        let rows = Dictionary(result.rows.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+        return result.ids.indices.map { index in
+            if let row = rows[result.ids[index]] { return object(for: row, asFault: true) }
+            return loader.object(at: index, in: self)
         }
-        return result as NSDictionary
+    }
+
+    private func dictionaries<T>(_ result: StoreFetchResult, _ request: FetchRequest<T>) throws -> [NSDictionary] {
+        let entity = try request.resolveEntity(in: managedObjectModel)
+        let keys = try (request.propertiesToFetch ?? entity.slots.compactMap { property in
+            (property as? AttributeDescription).flatMap { $0.isPersistent ? $0.name : nil }
+        }).map { name in (name, try DictionaryKey(name, entity: entity)) }
+        var seen: [NSDictionary] = []
+        var dictionaries: [NSDictionary] = []
+        for row in result.rows {
+            var values: [String: Any] = [:]
+            for (name, key) in keys {
+                if let value = key.value(in: row, context: self) { values[name] = value }
+            }
+            let dictionary = values as NSDictionary
+            if request.returnsDistinctResults {
+                if seen.contains(dictionary) { continue }
+                seen.append(dictionary)
+            }
+            dictionaries.append(dictionary)
+        }
+        return dictionaries
+    }
+
+    /// A key of dictionary results: an attribute or to-one relationship, possibly through to-ones.
+    private struct DictionaryKey {
+        let steps: [PropertyDescription]
+
+        init(_ path: String, entity: EntityDescription) throws {
+            var current = entity
+            var steps: [PropertyDescription] = []
+            let names = path.split(separator: ".").map(String.init)
+            for (index, name) in names.enumerated() {
+                let property = current.property(named: name)
+                let relationship = property as? RelationshipDescription
+                guard let property, relationship?.isToMany != true, property.isPersistent,
+                      property is AttributeDescription ? index == names.count - 1 : true else {
+                    throw FetchRequestError(FetchRequestError.unknownKeyPath,
+                                            "\(entity.entityName) has no stored attribute or to-one relationship '\(path)' to fetch",
+                                            entityName: entity.entityName, keyPath: path)
+                }
+                steps.append(property)
+                if let destination = relationship?.destinationEntity { current = destination }
+            }
+            self.steps = steps
+        }
+
+        func value(in row: RowSnapshot, context: ManagedObjectContext) -> Any? {
+            var value = row.value(at: steps[0].slot)
+            for property in steps.dropFirst() {
+                guard case .object(let id) = value else { return nil }
+                value = context.object(with: id).currentSnapshot().value(at: property.slot)
+            }
+            if let attribute = steps.last as? AttributeDescription { return value.boxedValue(for: attribute.attributeType) }
+            return value.objectID
+        }
     }
 }

@@ -124,11 +124,18 @@ extension ManagedObjectContext {
     /// Loads a fault's values: from what a fetch cached on it, or from the parent store. A fault
     /// whose row is gone becomes inaccessible: it reads as nil and counts as deleted.
     func fulfillFault(_ object: ManagedObject) {
-        if let cached = object.cachedSnapshot {
-            object.cachedSnapshot = nil
+        switch object.faultSource {
+        case .snapshot(let cached):
+            object.faultSource = nil
             object.fill(from: cached, in: self)
             object.awakeFromFetch()
             return
+        case .batch(let loader, let index):
+            object.faultSource = nil
+            loader.loadBatch(containing: index, in: self)
+            if !object.state.isFault { return }
+        case nil:
+            break
         }
         do {
             if let snapshot = try parentSnapshots(for: [object.objectID]).first {
@@ -149,7 +156,7 @@ extension ManagedObjectContext {
     func loadRelationship(_ relationship: ToManyRelationship, of object: ManagedObject, at slot: Int) {
         guard let description = object.entity.slots[slot] as? RelationshipDescription else { return }
         do {
-            let ids = try parentRelatedObjectIDs(of: object.objectID, through: description)
+            let ids = try parentRelatedObjectIDs(of: [object.objectID], through: description)[object.objectID] ?? []
             relationship.committed = Set(ids.map { self.object(with: $0) })
         } catch {
             Log.context.error("relationship \(description.qualifiedName) of \(object.objectID) could not be loaded: \(error)")
@@ -169,12 +176,21 @@ extension ManagedObjectContext {
         }
     }
 
-    private func parentRelatedObjectIDs(of id: ManagedObjectID, through relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+    /// The destinations of a to-many relationship of several objects, as the parent store has them.
+    func parentRelatedObjectIDs(of ids: [ManagedObjectID], through relationship: RelationshipDescription) throws -> [ManagedObjectID: [ManagedObjectID]] {
+        guard !ids.isEmpty else { return [:] }
         switch parentStore {
         case .coordinator(let coordinator):
-            return id.isTemporaryID ? [] : try coordinator.relatedObjectIDs(of: id, through: relationship)
+            let stored = ids.filter { !$0.isTemporaryID }
+            var result = stored.isEmpty ? [:] : try coordinator.relatedObjectIDs(of: stored, through: relationship)
+            for id in ids where id.isTemporaryID { result[id] = [] }
+            return result
         case .context(let parent):
-            return try parent.performAndWait { try parent.relatedObjectIDsForChild(of: id, through: relationship) }
+            return try parent.performAndWait {
+                var result: [ManagedObjectID: [ManagedObjectID]] = [:]
+                for id in ids { result[id] = try parent.relatedObjectIDsForChild(of: id, through: relationship) }
+                return result
+            }
         case nil:
             throw PersistentStoreError(PersistentStoreError.noStore, "the context has no persistent store coordinator or parent")
         }
@@ -197,7 +213,7 @@ extension ManagedObjectContext {
 
     private func relatedObjectIDsForChild(of id: ManagedObjectID, through relationship: RelationshipDescription) throws -> [ManagedObjectID] {
         guard let object = registeredObject(for: resolvedID(id)), !object.state.isFault else {
-            return try parentRelatedObjectIDs(of: id, through: relationship)
+            return try parentRelatedObjectIDs(of: [id], through: relationship)[id] ?? []
         }
         if object.isDeleted { return [] }
         return object.toManyValue(at: relationship.slot).filter { !$0.isDeleted }.map(\.objectID)

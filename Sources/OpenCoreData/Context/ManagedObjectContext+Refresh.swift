@@ -26,7 +26,7 @@ extension ManagedObjectContext {
             pending.updated.remove(object)
             object.slots = []
             object.eventValues = [:]
-            object.cachedSnapshot = nil
+            object.faultSource = nil
             object.state.isFault = true
         }
         pending.refreshed.insert(object)

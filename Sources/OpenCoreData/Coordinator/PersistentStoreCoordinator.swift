@@ -153,15 +153,15 @@ extension PersistentStoreCoordinator {
         return try store.backend.snapshots(for: ids.filter { $0.storeIdentifier == store.identifier })
     }
 
-    func relatedObjectIDs(of id: ManagedObjectID, through relationship: RelationshipDescription) throws -> [ManagedObjectID] {
-        try store().backend.relatedObjectIDs(of: id, through: relationship)
+    func relatedObjectIDs(of ids: [ManagedObjectID], through relationship: RelationshipDescription) throws -> [ManagedObjectID: [ManagedObjectID]] {
+        try store().backend.relatedObjectIDs(of: ids, through: relationship)
     }
 
-    func fetch(_ plan: StoreFetch) throws -> [RowSnapshot] {
+    func fetch(_ plan: StoreFetch) throws -> StoreFetchResult {
         try store().backend.fetch(plan)
     }
 
-    func count(_ plan: StoreFetch) throws -> Int {
+    func count(_ plan: StoreFetch) throws -> Int? {
         try store().backend.count(plan)
     }
 

@@ -37,13 +37,17 @@ public final class FetchRequest<ResultType: FetchRequestResult>: @unchecked Send
     public var entityName: String?
     /// The entity to fetch, when given directly; otherwise resolved from ``entityName``.
     public var entity: EntityDescription?
+    /// The condition results meet; nil for every object of the entity.
+    public var predicate: FetchPredicate?
     /// The order of the results; ties are broken by object ID, so equal keys keep a stable order.
     public var sortDescriptors: [FetchSortDescriptor]?
     /// The most results to return; 0 for no limit.
     public var fetchLimit: Int = 0
     /// How many results to skip.
     public var fetchOffset: Int = 0
-    /// Objects to load at a time as results are read; 0 loads them with the fetch.
+    /// With a batch size, the fetch reads only the results' IDs; the objects it returns are
+    /// faults, and reading one loads its batch of this many objects in one query. 0 loads every
+    /// object's values with the fetch.
     public var fetchBatchSize: Int = 0
     /// What the fetch returns.
     public var resultType: FetchRequestResultType = .managedObjectResultType
@@ -54,6 +58,14 @@ public final class FetchRequest<ResultType: FetchRequestResult>: @unchecked Send
     /// Whether returned objects are faults, whose values load on first access. Values read by
     /// the fetch are kept, so firing such a fault does not query the store again.
     public var returnsObjectsAsFaults: Bool = true
+    /// Relationships (dotted for several hops: `"players.clubs"`) whose destinations are loaded
+    /// with the results, one query per relationship instead of one per object.
+    public var relationshipKeyPathsForPrefetching: [String]?
+    /// For dictionary results: the keys each dictionary holds (attribute names, to-one
+    /// relationship names for object IDs, or key paths through to-ones). Nil for every attribute.
+    public var propertiesToFetch: [String]?
+    /// For dictionary results: whether equal dictionaries are returned once.
+    public var returnsDistinctResults: Bool = false
 
     /// Creates a request for the entity with this name.
     public init(entityName: String) {
@@ -64,7 +76,7 @@ public final class FetchRequest<ResultType: FetchRequestResult>: @unchecked Send
     public init() {}
 
     public var description: String {
-        "FetchRequest(\(entityName ?? entity?.name ?? "?"), sort: \(sortDescriptors?.map(\.description) ?? []), limit: \(fetchLimit), offset: \(fetchOffset))"
+        "FetchRequest(\(entityName ?? entity?.name ?? "?"), predicate: \(predicate?.predicateFormat ?? "nil"), sort: \(sortDescriptors?.map(\.description) ?? []), limit: \(fetchLimit), offset: \(fetchOffset))"
     }
 
     /// The entity the request names, in `model`.

@@ -8,24 +8,47 @@
 /// ]
 /// ```
 ///
-/// Nil values sort first in ascending order and last in descending order, as in Core Data's
-/// SQLite store. Strings compare by their UTF-8 bytes in the store and in memory alike.
+/// The key may go through to-one relationships (`details.closeDate`). Nil values sort first in
+/// ascending order and last in descending order, as in Core Data's SQLite store. Strings compare
+/// by their UTF-8 bytes unless a ``Comparison`` says otherwise; the store and memory give the
+/// same order, and ties are broken by object ID.
 public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
-    /// The attribute to sort by.
+    /// How strings compare: Core Data's selectors `compare:`, `caseInsensitiveCompare:` and
+    /// `localizedStandardCompare:`.
+    public enum Comparison: Sendable, Hashable {
+        /// By UTF-8 bytes (the default; Core Data's `compare:` on the SQLite store).
+        case binary
+        /// Ignoring case.
+        case caseInsensitive
+        /// As a file browser sorts names: ignoring case, numbers by value (`"file2" < "file10"`).
+        case localizedStandard
+    }
+
+    /// The key path of the attribute to sort by.
     public var key: String
     /// Whether smaller values come first.
     public var ascending: Bool
+    /// How strings compare.
+    public var comparison: Comparison
 
     /// Creates a sort descriptor.
-    public init(key: String, ascending: Bool = true) {
+    ///
+    /// - Parameters:
+    ///   - key: An attribute, possibly through to-one relationships: `"details.closeDate"`.
+    ///   - ascending: Whether smaller values come first.
+    ///   - comparison: How strings compare.
+    public init(key: String, ascending: Bool = true, comparison: Comparison = .binary) {
         self.key = key
         self.ascending = ascending
+        self.comparison = comparison
     }
 
-    /// The same key in the other direction.
+    /// The same key and comparison in the other direction.
     public var reversedSortDescriptor: FetchSortDescriptor {
-        FetchSortDescriptor(key: key, ascending: !ascending)
+        FetchSortDescriptor(key: key, ascending: !ascending, comparison: comparison)
     }
 
-    public var description: String { "\(key) \(ascending ? "ascending" : "descending")" }
+    public var description: String {
+        "\(key) \(ascending ? "ascending" : "descending")\(comparison == .binary ? "" : " (\(comparison))")"
+    }
 }

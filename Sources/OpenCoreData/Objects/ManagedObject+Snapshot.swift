@@ -75,7 +75,8 @@ extension ManagedObject {
         // the saves committed in: never go back to an older version of the row. (Equal versions
         // are applied: a child's save forwarded by its parent carries new values at one version.)
         guard !state.isFault else {
-            if (cachedSnapshot?.version ?? 0) <= snapshot.version { cachedSnapshot = snapshot }
+            if case .snapshot(let cached)? = faultSource, cached.version > snapshot.version { return }
+            faultSource = .snapshot(snapshot)
             return
         }
         guard snapshot.version >= version else { return }

@@ -46,8 +46,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     var eventValues: [Int: Slot] = [:]
     /// Assignments refused by key-value coding; reported when the object is saved.
     var refusedAssignments: [ValidationError.Failure] = []
-    /// Values read with the object (by a fetch) that fill it when the fault fires, without a query.
-    var cachedSnapshot: RowSnapshot?
+    /// Where a fault's values come from when it fires, if not from a query of its own.
+    var faultSource: FaultSource?
 
     /// Creates an object of `entity` and, when `context` is given, inserts it there.
     ///
@@ -190,6 +190,14 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 /// Objects are confined to their context's queue; pass ``ManagedObject/objectID`` across queues.
 @available(*, unavailable)
 extension ManagedObject: @unchecked Sendable {}
+
+/// Where a fault's values come from.
+enum FaultSource {
+    /// Values a fetch read with the object: firing costs no query.
+    case snapshot(RowSnapshot)
+    /// A member of a batched fetch: firing loads the whole batch in one query.
+    case batch(BatchFaultLoader, index: Int)
+}
 
 /// The bookkeeping flags of an object.
 struct ObjectState {

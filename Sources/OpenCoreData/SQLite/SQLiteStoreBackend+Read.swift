@@ -30,84 +30,133 @@ extension SQLiteStoreBackend {
         }
     }
 
-    func relatedObjectIDs(of id: ManagedObjectID, through relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+    func relatedObjectIDs(of ids: [ManagedObjectID], through relationship: RelationshipDescription) throws -> [ManagedObjectID: [ManagedObjectID]] {
         let loaded = try loaded
         let schema = loaded.schema
-        let sql: String
+        let select: String
         switch relationship.storage {
         case .foreignKey:
-            return []
+            return [:]
         case .inverseForeignKey(let inverse):
-            guard let inverseEntity = inverse.entity, let table = schema.table(for: inverseEntity) else { return [] }
-            sql = "SELECT \"_pk\", \"_entity\" FROM \(quoted(table.name)) WHERE \(quoted(schema.columnName(of: inverse))) = ? ORDER BY \"_pk\""
+            guard let inverseEntity = inverse.entity, let table = schema.table(for: inverseEntity) else { return [:] }
+            let column = quoted(schema.columnName(of: inverse))
+            select = "SELECT \(column), \"_pk\", \"_entity\" FROM \(quoted(table.name)) WHERE \(column) IN"
         case .joinTable(let owner):
-            guard let joinTable = schema.joinTable(for: owner) else { return [] }
-            sql = owner === relationship
-                ? "SELECT \"target\", \"target_entity\" FROM \(quoted(joinTable.name)) WHERE \"source\" = ? ORDER BY \"target\""
-                : "SELECT \"source\", \"source_entity\" FROM \(quoted(joinTable.name)) WHERE \"target\" = ? ORDER BY \"source\""
+            guard let joinTable = schema.joinTable(for: owner) else { return [:] }
+            select = owner === relationship
+                ? "SELECT \"source\", \"target\", \"target_entity\" FROM \(quoted(joinTable.name)) WHERE \"source\" IN"
+                : "SELECT \"target\", \"source\", \"source_entity\" FROM \(quoted(joinTable.name)) WHERE \"target\" IN"
         }
+        let owners = Dictionary(ids.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         return try reading("reading a relationship") { db in
-            try Row.fetchAll(db, sql: sql, arguments: [id.key]).compactMap { row in
-                let key: Int64 = try row.decode(atIndex: 0)
-                return loaded.entityByCode[try row.decode(atIndex: 1)].map {
-                    ManagedObjectID(entity: $0, storeIdentifier: loaded.identifier, primaryKey: key)
+            var result: [ManagedObjectID: [ManagedObjectID]] = [:]
+            for id in ids { result[id] = [] }
+            for start in stride(from: 0, to: ids.count, by: Self.keysPerStatement) {
+                let chunk = ids[start..<min(start + Self.keysPerStatement, ids.count)]
+                let sql = "\(select) (\(Array(repeating: "?", count: chunk.count).joined(separator: ","))) ORDER BY 1, 2"
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk.map(\.key)))
+                while let row = try rows.next() {
+                    let ownerKey: Int64 = try row.decode(atIndex: 0)
+                    let key: Int64 = try row.decode(atIndex: 1)
+                    guard let owner = owners[ownerKey], let entity = loaded.entityByCode[try row.decode(atIndex: 2)] else { continue }
+                    result[owner, default: []].append(ManagedObjectID(entity: entity, storeIdentifier: loaded.identifier, primaryKey: key))
                 }
-            }
-        }
-    }
-
-    func fetch(_ fetch: StoreFetch) throws -> [RowSnapshot] {
-        let loaded = try loaded
-        let schema = loaded.schema
-        guard let table = schema.table(for: fetch.entity) else { return [] }
-        var sql = "SELECT \(selectList(table)) FROM \(quoted(table.name))"
-        var arguments = StatementArguments()
-        appendEntityFilter(fetch, loaded: loaded, to: &sql, arguments: &arguments)
-        let order = fetch.sortKeys.map { "\(quoted(schema.columnName(of: $0.attribute)))\($0.ascending ? "" : " DESC")" }
-        sql += " ORDER BY " + (order + ["\"_pk\""]).joined(separator: ", ")
-        if fetch.limit > 0 || fetch.offset > 0 {
-            sql += " LIMIT ? OFFSET ?"
-            arguments += [fetch.limit > 0 ? fetch.limit : -1, fetch.offset]
-        }
-        let query = sql
-        let values = arguments
-        return try reading("fetching \(fetch.entity.entityName)") { db in
-            var result: [RowSnapshot] = []
-            let rows = try Row.fetchCursor(db, sql: query, arguments: values)
-            while let row = try rows.next() {
-                if let snapshot = try decode(row, loaded: loaded) { result.append(snapshot) }
             }
             return result
         }
     }
 
-    func count(_ fetch: StoreFetch) throws -> Int {
+    func fetch(_ fetch: StoreFetch) throws -> StoreFetchResult {
         let loaded = try loaded
-        guard let table = loaded.schema.table(for: fetch.entity) else { return 0 }
-        var sql = "SELECT COUNT(*) FROM \(quoted(table.name))"
-        var arguments = StatementArguments()
-        appendEntityFilter(fetch, loaded: loaded, to: &sql, arguments: &arguments)
-        let query = sql
-        let values = arguments
+        let select = try selectStatement(for: fetch, loaded: loaded, counting: false)
+        let identifiersOnly = fetch.identifiersOnly && select.residual == nil
+        return try reading("fetching \(fetch.entity.entityName)") { db in
+            var ids: [ManagedObjectID] = []
+            var rows: [RowSnapshot] = []
+            let cursor = try Row.fetchCursor(db, sql: select.fragment.sql, arguments: StatementArguments(select.fragment.arguments))
+            while let row = try cursor.next() {
+                if identifiersOnly {
+                    guard let entity = loaded.entityByCode[try row.decode(atIndex: 1)] else { continue }
+                    ids.append(ManagedObjectID(entity: entity, storeIdentifier: loaded.identifier, primaryKey: try row.decode(atIndex: 0)))
+                } else if let snapshot = try decode(row, loaded: loaded) {
+                    rows.append(snapshot)
+                }
+            }
+            return identifiersOnly ? StoreFetchResult(ids: ids, rows: [], residual: nil)
+                                   : StoreFetchResult(rows: rows, residual: select.residual)
+        }
+    }
+
+    func count(_ fetch: StoreFetch) throws -> Int? {
+        let loaded = try loaded
+        let select = try selectStatement(for: fetch, loaded: loaded, counting: true)
+        guard select.residual == nil else { return nil }
         let total = try reading("counting \(fetch.entity.entityName)") { db in
-            try Int.fetchOne(db, sql: query, arguments: values) ?? 0
+            try Int.fetchOne(db, sql: select.fragment.sql, arguments: StatementArguments(select.fragment.arguments)) ?? 0
         }
         let remaining = max(0, total - fetch.offset)
         return fetch.limit > 0 ? min(fetch.limit, remaining) : remaining
     }
 
-    // MARK: Helpers
-
-    /// Restricts a hierarchy's table to the fetched entities, unless they are all of it.
-    private func appendEntityFilter(_ fetch: StoreFetch, loaded: Loaded, to sql: inout String, arguments: inout StatementArguments) {
+    /// The SELECT for a fetch: the predicate's conditions that compile to SQL go in the WHERE
+    /// clause, the others come back as the residual (and then the window is not applied).
+    private func selectStatement(for fetch: StoreFetch, loaded: Loaded, counting: Bool) throws -> (fragment: SQLFragment, residual: ResolvedPredicate?) {
+        guard let table = loaded.schema.table(for: fetch.entity) else {
+            throw PersistentStoreError(PersistentStoreError.noStore, "the store has no table for \(fetch.entity.entityName)", url: url)
+        }
+        let query = SQLiteQuery(schema: loaded.schema, codes: loaded.code(of:))
+        let compiler = SQLitePredicateCompiler(query: query)
+        var conditions: [SQLFragment] = []
+        var residual: [ResolvedPredicate] = []
         let entities = fetch.entities
-        guard entities.count != fetch.entity.rootEntity.selfAndDescendants.count else { return }
-        sql += " WHERE \"_entity\" IN (\(Array(repeating: "?", count: entities.count).joined(separator: ",")))"
-        arguments += StatementArguments(entities.map { loaded.code(of: $0) })
+        if entities.count != fetch.entity.rootEntity.selfAndDescendants.count {
+            conditions.append(SQLFragment("t0.\"_entity\" IN (\(Array(repeating: "?", count: entities.count).joined(separator: ",")))",
+                                          entities.map { loaded.code(of: $0).databaseValue }))
+        }
+        for conjunct in fetch.conjuncts {
+            if let condition = compiler.condition(conjunct, in: query.root, negated: false) {
+                conditions.append(condition)
+            } else {
+                residual.append(conjunct)
+            }
+        }
+        let columns: String
+        if counting {
+            columns = "COUNT(*)"
+        } else if fetch.identifiersOnly && residual.isEmpty {
+            columns = "t0.\"_pk\", t0.\"_entity\""
+        } else {
+            columns = selectList(table, alias: "t0")
+        }
+        var order: [String] = []
+        if !counting {
+            guard let terms = compiler.orderTerms(fetch.sortKeys, in: query.root) else {
+                throw FetchRequestError(FetchRequestError.unsupportedExpression,
+                                        "the store cannot sort \(fetch.entity.entityName) by \(fetch.sortKeys.map(\.path.text))",
+                                        entityName: fetch.entity.entityName)
+            }
+            order = terms + ["t0.\"_pk\""]
+        }
+        var sql = "SELECT \(columns) FROM \(quoted(table.name)) t0\(query.root.joinSQL)"
+        var arguments: [DatabaseValue] = []
+        if !conditions.isEmpty {
+            sql += " WHERE " + conditions.map(\.sql).joined(separator: " AND ")
+            arguments += conditions.flatMap(\.arguments)
+        }
+        if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
+        if !counting, residual.isEmpty, fetch.limit > 0 || fetch.offset > 0 {
+            sql += " LIMIT ? OFFSET ?"
+            arguments += [(fetch.limit > 0 ? fetch.limit : -1).databaseValue, fetch.offset.databaseValue]
+        }
+        return (SQLFragment(sql, arguments), residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : .and(residual)))
     }
 
-    func selectList(_ table: SQLiteSchema.Table) -> String {
-        (["\"_pk\"", "\"_entity\"", "\"_version\""] + table.columns.map { quoted($0.name) }).joined(separator: ", ")
+    // MARK: Helpers
+
+    func selectList(_ table: SQLiteSchema.Table, alias: String? = nil) -> String {
+        let prefix = alias.map { "\($0)." } ?? ""
+        return (["\"_pk\"", "\"_entity\"", "\"_version\""] + table.columns.map { quoted($0.name) })
+            .map { prefix + $0 }.joined(separator: ", ")
     }
 
     /// A row of `selectList` as a snapshot of its concrete entity, or nil for a row of an entity

@@ -61,7 +61,7 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
         configuration.publicStatementArguments = description.logsSQLParameterValues
         let showsValues = description.logsSQLParameterValues
         configuration.prepareDatabase { db in
-            db.add(collation: SQLiteValueCoding.decimalCollation)
+            SQLiteFunctions.register(in: db)
             if sqlLog.logLevel <= .trace {
                 db.trace(options: .statement) { event in
                     sqlLog.trace("\(showsValues ? event.expandedDescription : event.description)")

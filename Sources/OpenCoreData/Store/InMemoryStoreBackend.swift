@@ -31,40 +31,98 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
         }
     }
 
-    func relatedObjectIDs(of id: ManagedObjectID, through relationship: RelationshipDescription) throws -> [ManagedObjectID] {
-        tables.withLock { tables in
-            switch relationship.storage {
-            case .foreignKey:
-                return []
-            case .inverseForeignKey(let inverse):
-                guard let inverseEntity = inverse.entity else { return [] }
-                let rows = tables.rows[ObjectIdentifier(inverseEntity.rootEntity)] ?? [:]
-                return rows.values
-                    .filter { $0.objectID.entity.isKindOf(entity: inverseEntity) && $0.value(at: inverse.slot) == .object(id) }
-                    .map(\.objectID).sorted { $0.key < $1.key }
-            case .joinTable(let owner):
-                let links = tables.links[ObjectIdentifier(owner)] ?? []
-                let related = owner === relationship
-                    ? links.filter { $0.source == id }.map(\.destination)
-                    : links.filter { $0.destination == id }.map(\.source)
-                return related.sorted { $0.key < $1.key }
+    func relatedObjectIDs(of ids: [ManagedObjectID], through relationship: RelationshipDescription) throws -> [ManagedObjectID: [ManagedObjectID]] {
+        let tables = self.tables.withLock { $0 }
+        var result: [ManagedObjectID: [ManagedObjectID]] = [:]
+        for id in ids {
+            result[id] = Self.related(of: id, through: relationship, in: tables)
+        }
+        return result
+    }
+
+    private static func related(of id: ManagedObjectID, through relationship: RelationshipDescription, in tables: Tables) -> [ManagedObjectID] {
+        switch relationship.storage {
+        case .foreignKey:
+            return []
+        case .inverseForeignKey(let inverse):
+            guard let inverseEntity = inverse.entity else { return [] }
+            let rows = tables.rows[ObjectIdentifier(inverseEntity.rootEntity)] ?? [:]
+            return rows.values
+                .filter { $0.objectID.entity.isKindOf(entity: inverseEntity) && $0.value(at: inverse.slot) == .object(id) }
+                .map(\.objectID).sorted { $0.key < $1.key }
+        case .joinTable(let owner):
+            let links = tables.links[ObjectIdentifier(owner)] ?? []
+            let related = owner === relationship
+                ? links.filter { $0.source == id }.map(\.destination)
+                : links.filter { $0.destination == id }.map(\.source)
+            return related.sorted { $0.key < $1.key }
+        }
+    }
+
+    func fetch(_ fetch: StoreFetch) throws -> StoreFetchResult {
+        let tables = self.tables.withLock { $0 }
+        let entities = Set(fetch.entities.map(ObjectIdentifier.init))
+        var subjects = (tables.rows[ObjectIdentifier(fetch.entity.rootEntity)] ?? [:]).values
+            .filter { entities.contains(ObjectIdentifier($0.objectID.entity)) }
+            .map { RowSubject(row: $0, tables: tables) }
+        if let predicate = fetch.predicate {
+            let evaluator = PredicateEvaluator()
+            subjects = subjects.filter { evaluator.evaluate(predicate, on: $0) }
+        }
+        let keys = fetch.sortKeys.map { key in subjects.map { $0.sortValue(key) } }
+        let order = subjects.indices.sorted { a, b in
+            for (index, key) in fetch.sortKeys.enumerated() {
+                let result = key.compare(keys[index][a], keys[index][b])
+                if result != 0 { return result < 0 }
+            }
+            return subjects[a].row.objectID.key < subjects[b].row.objectID.key
+        }
+        let window = order.dropFirst(fetch.offset)
+        let rows = (fetch.limit > 0 ? window.prefix(fetch.limit) : window).map { subjects[$0].row }
+        return StoreFetchResult(rows: Array(rows))
+    }
+
+    func count(_ fetch: StoreFetch) throws -> Int? {
+        try self.fetch(fetch).ids.count
+    }
+
+    /// A stored row seen by the predicate evaluator, following relationships through the tables.
+    private struct RowSubject: PredicateSubject {
+        let row: RowSnapshot
+        let tables: Tables
+
+        var subjectID: ManagedObjectID? { row.objectID }
+
+        func attributeValue(_ attribute: AttributeDescription) -> PropertyValue {
+            row.value(at: attribute.slot)
+        }
+
+        func toOneSubject(_ relationship: RelationshipDescription) -> (any PredicateSubject)? {
+            guard case .object(let id) = row.value(at: relationship.slot),
+                  let target = tables.rows[ObjectIdentifier(id.entity.rootEntity)]?[id.key] else { return nil }
+            return RowSubject(row: target, tables: tables)
+        }
+
+        func toManySubjects(_ relationship: RelationshipDescription) -> [any PredicateSubject] {
+            InMemoryStoreBackend.related(of: row.objectID, through: relationship, in: tables).compactMap { id in
+                tables.rows[ObjectIdentifier(id.entity.rootEntity)]?[id.key].map { RowSubject(row: $0, tables: tables) }
             }
         }
-    }
 
-    func fetch(_ fetch: StoreFetch) throws -> [RowSnapshot] {
-        let entities = Set(fetch.entities.map(ObjectIdentifier.init))
-        let rows = tables.withLock { tables in
-            (tables.rows[ObjectIdentifier(fetch.entity.rootEntity)] ?? [:]).values
-                .filter { entities.contains(ObjectIdentifier($0.objectID.entity)) }
+        func rawValue(forKey key: String) -> Any? { nil }
+
+        /// The value of a sort key, following to-one relationships.
+        func sortValue(_ key: ResolvedSortKey) -> PropertyValue {
+            var subject: RowSubject? = self
+            for step in key.path.steps {
+                switch step {
+                case .toOne(let relationship): subject = subject?.toOneSubject(relationship) as? RowSubject
+                case .attribute(let attribute): return subject?.attributeValue(attribute) ?? .null
+                default: return .null
+                }
+            }
+            return .null
         }
-        let sorted = rows.sorted { ManagedObjectContext.precedes($0, $1, by: fetch.sortKeys) }
-        let window = sorted.dropFirst(fetch.offset)
-        return Array(fetch.limit > 0 ? window.prefix(fetch.limit) : window)
-    }
-
-    func count(_ fetch: StoreFetch) throws -> Int {
-        try self.fetch(fetch).count
     }
 
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {

@@ -10,14 +10,15 @@ package protocol PersistentStoreBackend: AnyObject, Sendable {
     /// The current values of these objects; rows that no longer exist are left out.
     func snapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot]
 
-    /// The destinations of a to-many relationship of one object.
-    func relatedObjectIDs(of id: ManagedObjectID, through relationship: RelationshipDescription) throws -> [ManagedObjectID]
+    /// The destinations of a to-many relationship, for each of several objects, in key order.
+    func relatedObjectIDs(of ids: [ManagedObjectID], through relationship: RelationshipDescription) throws -> [ManagedObjectID: [ManagedObjectID]]
 
     /// The rows a fetch selects, in order.
-    func fetch(_ fetch: StoreFetch) throws -> [RowSnapshot]
+    func fetch(_ fetch: StoreFetch) throws -> StoreFetchResult
 
-    /// How many rows a fetch selects.
-    func count(_ fetch: StoreFetch) throws -> Int
+    /// How many rows a fetch selects, or nil if the store cannot apply its predicate (the caller
+    /// then fetches and counts).
+    func count(_ fetch: StoreFetch) throws -> Int?
 
     /// Reserves primary keys for new objects of an entity's hierarchy.
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64]

@@ -22,8 +22,32 @@ extension PropertyValue {
         case (.uuid(let a), .uuid(let b)): return bytes(a.bytes, b.bytes)
         case (.object(let a), .object(let b)): return order(a.key, b.key)
         default:
+            if let a = lhs.integerValue, let b = rhs.integerValue { return order(a, b) }
+            if let a = lhs.integerValue, case .double(let b) = rhs { return -compare(b, a) }
+            if case .double(let a) = lhs, let b = rhs.integerValue { return compare(a, b) }
+            if case .decimal(let a) = lhs, let b = rhs.integerValue { return order(a, Decimal(b)) }
+            if let a = lhs.integerValue, case .decimal(let b) = rhs { return order(Decimal(a), b) }
             if let a = lhs.numericValue, let b = rhs.numericValue { return order(a, b) }
             return order(lhs.typeRank, rhs.typeRank)
+        }
+    }
+
+    /// A double against an integer, exactly (as SQLite compares REAL with INTEGER), even where
+    /// the integer has no exact double.
+    private static func compare(_ double: Double, _ integer: Int64) -> Int {
+        if double.isNaN { return -1 }
+        if double >= 9_223_372_036_854_775_808.0 { return 1 }
+        if double < -9_223_372_036_854_775_808.0 { return -1 }
+        let whole = Int64(double.rounded(.down))
+        if whole != integer { return whole < integer ? -1 : 1 }
+        return double > Double(whole) ? 1 : 0
+    }
+
+    private var integerValue: Int64? {
+        switch self {
+        case .integer(let value): value
+        case .boolean(let value): value ? 1 : 0
+        default: nil
         }
     }
 

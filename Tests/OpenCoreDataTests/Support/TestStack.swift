@@ -35,12 +35,18 @@ final class TestStack: Sendable {
 
     var storeURL: URL { directory.file("Test.sqlite") }
 
-    init(_ kind: StoreKind = .sqlite, model: ManagedObjectModel? = nil, directory: TemporaryDirectory = TemporaryDirectory()) throws {
+    /// What the store logs, SQL included, when made with `recordingSQL: true`.
+    let log: LogRecorder?
+
+    init(_ kind: StoreKind = .sqlite, model: ManagedObjectModel? = nil, directory: TemporaryDirectory = TemporaryDirectory(),
+         recordingSQL: Bool = false) throws {
         self.kind = kind
         self.directory = directory
         container = PersistentContainer(name: "Test", managedObjectModel: try model ?? Fixtures.model())
         let description = PersistentStoreDescription(url: directory.file("Test.sqlite"))
         description.type = kind == .sqlite ? SQLiteStoreType : InMemoryStoreType
+        log = recordingSQL ? LogRecorder() : nil
+        description.logger = log?.logger()
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
     }

@@ -1,0 +1,228 @@
+import Foundation
+
+/// Evaluates a resolved predicate in memory. The rules match the SQL the SQLite store runs:
+/// `==` and `!=` treat nil as a value (`nil == nil`), ordering comparisons with nil are false,
+/// strings compare by UTF-8 bytes after `[c]`/`[d]` folding, numbers compare by value across
+/// types, a to-many key path without a modifier means `ANY`, and `ALL` over no values is true.
+struct PredicateEvaluator {
+    /// What a key path or constant yields.
+    indirect enum Value {
+        case scalar(PropertyValue)
+        case object((any PredicateSubject)?)
+        case collection([Value])
+
+        var elements: [Value] {
+            if case .collection(let elements) = self { return elements }
+            return [self]
+        }
+    }
+
+    /// Subquery variables bound to the element being tested.
+    private var variables: [String: any PredicateSubject] = [:]
+
+    func evaluate(_ predicate: ResolvedPredicate, on subject: any PredicateSubject) -> Bool {
+        switch predicate {
+        case .constant(let value): return value
+        case .not(let inner): return !evaluate(inner, on: subject)
+        case .and(let predicates): return predicates.allSatisfy { evaluate($0, on: subject) }
+        case .or(let predicates): return predicates.contains { evaluate($0, on: subject) }
+        case .comparison(let comparison): return evaluate(comparison, on: subject)
+        }
+    }
+
+    private func evaluate(_ comparison: ResolvedComparison, on subject: any PredicateSubject) -> Bool {
+        let lhs = value(of: comparison.lhs, on: subject)
+        let rhs = value(of: comparison.rhs, on: subject)
+        let test = { (value: Value) in Self.compare(value, comparison.op, rhs, comparison.options) }
+        let isCollection: Bool
+        if case .collection = lhs, comparison.lhs.keyPath != nil { isCollection = true } else { isCollection = false }
+        switch comparison.modifier {
+        case .direct where isCollection, .any:
+            return lhs.elements.contains(where: test)
+        case .all:
+            return lhs.elements.allSatisfy(test)
+        case .none:
+            return !lhs.elements.contains(where: test)
+        case .direct:
+            return test(lhs)
+        }
+    }
+
+    // MARK: Values
+
+    private func value(of expression: ResolvedExpression, on subject: any PredicateSubject) -> Value {
+        switch expression {
+        case .constant(let value):
+            return .scalar(value)
+        case .list(let values):
+            return .collection(values.map { .scalar($0) })
+        case .keyPath(let path):
+            return value(of: path, on: subject)
+        case .subqueryCount(let subquery):
+            let elements = value(of: subquery.collection, on: subject).elements
+            var inner = self
+            let count = elements.filter { element in
+                guard case .object(let object?) = element else { return false }
+                inner.variables[subquery.variable] = object
+                return inner.evaluate(subquery.predicate, on: subject)
+            }.count
+            return .scalar(.integer(Int64(count)))
+        }
+    }
+
+    private func value(of path: ResolvedKeyPath, on subject: any PredicateSubject) -> Value {
+        var current: Value
+        switch path.root {
+        case .object: current = .object(subject)
+        case .variable(let name): current = .object(variables[name])
+        }
+        for step in path.steps {
+            current = apply(step, to: current)
+        }
+        return current
+    }
+
+    private func apply(_ step: ResolvedKeyPath.Step, to value: Value) -> Value {
+        switch (step, value) {
+        case (.count, .collection(let elements)):
+            return .scalar(.integer(Int64(elements.count)))
+        case (.aggregate(let function, let attribute), .collection(let elements)):
+            let values = elements.compactMap { element -> PropertyValue? in
+                guard case .object(let object?) = element else { return nil }
+                let value = object.attributeValue(attribute)
+                return value.isNull ? nil : value
+            }
+            return .scalar(Self.aggregate(function, values))
+        case (.keyAggregate(let function, let key), .collection(let elements)):
+            let values = elements.compactMap { element -> PropertyValue? in
+                guard case .object(let object?) = element, case .scalar(let value) = Self.value(of: object.rawValue(forKey: key)),
+                      !value.isNull else { return nil }
+                return value
+            }
+            return .scalar(Self.aggregate(function, values))
+        case (_, .collection(let elements)):
+            return .collection(elements.flatMap { apply(step, to: $0).elements })
+        case (.key(let key), .object(let object)):
+            return Self.value(of: object?.rawValue(forKey: key))
+        case (.attribute(let attribute), .object(let object)):
+            return .scalar(object?.attributeValue(attribute) ?? .null)
+        case (.toOne(let relationship), .object(let object)):
+            return .object(object?.toOneSubject(relationship))
+        case (.toMany(let relationship), .object(let object)):
+            return .collection(object?.toManySubjects(relationship).map { .object($0) } ?? [])
+        default:
+            return .scalar(.null)
+        }
+    }
+
+    /// A value read by name: objects and dictionaries continue key paths, collections become
+    /// collections, anything else a constant.
+    static func value(of raw: Any?) -> Value {
+        guard let raw = flattenOptional(raw) else { return .scalar(.null) }
+        if let subject = DictionarySubject.subject(raw) { return .object(subject) }
+        if !(raw is String), !(raw is Data), let sequence = raw as? any Sequence {
+            var elements: [Value] = []
+            for element in sequence { elements.append(value(of: element)) }
+            return .collection(elements)
+        }
+        if case .constant(let constant)? = FetchExpression.Node.constant(from: raw) { return .scalar(constant) }
+        return .scalar(.null)
+    }
+
+    /// `@sum`, `@avg`, `@min`, `@max` over non-nil values, as SQL computes them: the sum of no
+    /// values is 0, the others are nil.
+    static func aggregate(_ function: ResolvedKeyPath.AggregateFunction, _ values: [PropertyValue]) -> PropertyValue {
+        switch function {
+        case .min: return values.min { PropertyValue.compare($0, $1) < 0 } ?? .null
+        case .max: return values.max { PropertyValue.compare($0, $1) < 0 } ?? .null
+        case .sum, .avg:
+            var integerSum: Int64 = 0
+            var doubleSum = 0.0
+            var decimalSum = Decimal(0)
+            var kind = 0 // 0 integers, 1 doubles, 2 decimals
+            for value in values {
+                switch value {
+                case .integer(let integer): integerSum &+= integer; doubleSum += Double(integer); decimalSum += Decimal(integer)
+                case .boolean(let bool): integerSum &+= bool ? 1 : 0; doubleSum += bool ? 1 : 0; decimalSum += bool ? 1 : 0
+                case .double(let double): kind = max(kind, 1); doubleSum += double
+                case .decimal(let decimal): kind = 2; decimalSum += decimal
+                default: break
+                }
+            }
+            if function == .avg {
+                guard !values.isEmpty else { return .null }
+                if kind == 2 { return .decimal(decimalSum / Decimal(values.count)) }
+                return .double(doubleSum / Double(values.count))
+            }
+            switch kind {
+            case 0: return .integer(integerSum)
+            case 1: return .double(doubleSum)
+            default: return .decimal(decimalSum)
+            }
+        }
+    }
+
+    // MARK: Comparing
+
+    static func compare(_ lhs: Value, _ op: FetchPredicate.Operator, _ rhs: Value, _ options: FetchPredicate.Options) -> Bool {
+        switch op {
+        case .equalTo: return equal(lhs, rhs, options)
+        case .notEqualTo: return !equal(lhs, rhs, options)
+        case .lessThan: return order(lhs, rhs, options).map { $0 < 0 } ?? false
+        case .lessThanOrEqualTo: return order(lhs, rhs, options).map { $0 <= 0 } ?? false
+        case .greaterThan: return order(lhs, rhs, options).map { $0 > 0 } ?? false
+        case .greaterThanOrEqualTo: return order(lhs, rhs, options).map { $0 >= 0 } ?? false
+        case .between:
+            let bounds = rhs.elements
+            guard bounds.count == 2, let low = order(lhs, bounds[0], options), let high = order(lhs, bounds[1], options) else { return false }
+            return low >= 0 && high <= 0
+        case .in:
+            guard case .collection(let elements) = rhs else { return false }
+            return elements.contains { equal(lhs, $0, options) }
+        case .contains, .beginsWith, .endsWith, .like, .matches:
+            guard case .scalar(.string(let value)) = lhs, case .scalar(.string(let pattern)) = rhs,
+                  let operation = StringMatching.Operation(op) else { return false }
+            return StringMatching.match(operation, value: value, pattern: pattern, options: options)
+        }
+    }
+
+    /// Null-safe equality: nil equals nil, objects compare by ID.
+    private static func equal(_ lhs: Value, _ rhs: Value, _ options: FetchPredicate.Options) -> Bool {
+        switch (identity(lhs), identity(rhs)) {
+        case (.some(let left), .some(let right)): return left == right
+        case (.some(let left), .none): return left == nil && isNull(rhs)
+        case (.none, .some(let right)): return right == nil && isNull(lhs)
+        case (.none, .none): break
+        }
+        guard case .scalar(let left) = lhs, case .scalar(let right) = rhs else { return false }
+        if left.isNull || right.isNull { return left.isNull && right.isNull }
+        return compareScalars(left, right, options) == 0
+    }
+
+    /// Ordering; nil when either side is nil (the comparison is then false).
+    private static func order(_ lhs: Value, _ rhs: Value, _ options: FetchPredicate.Options) -> Int? {
+        guard case .scalar(let left) = lhs, case .scalar(let right) = rhs, !left.isNull, !right.isNull else { return nil }
+        return compareScalars(left, right, options)
+    }
+
+    private static func compareScalars(_ left: PropertyValue, _ right: PropertyValue, _ options: FetchPredicate.Options) -> Int {
+        if !options.isEmpty, case .string(let a) = left, case .string(let b) = right {
+            return StringMatching.compareBytes(StringMatching.fold(a, options), StringMatching.fold(b, options))
+        }
+        return PropertyValue.compare(left, right)
+    }
+
+    /// An object's ID (`.some(nil)` for a nil object), or nil for a value that is not an object.
+    private static func identity(_ value: Value) -> ManagedObjectID??  {
+        switch value {
+        case .object(let object): return .some(object?.subjectID)
+        case .scalar(.object(let id)): return .some(id)
+        default: return nil
+        }
+    }
+
+    private static func isNull(_ value: Value) -> Bool {
+        if case .scalar(.null) = value { return true }
+        return false
+    }
+}

@@ -1,0 +1,57 @@
+/// A sort descriptor checked against an entity: an attribute reached through to-one
+/// relationships, a direction and a comparison.
+package struct ResolvedSortKey: Sendable {
+    package var path: ResolvedKeyPath
+    package var attribute: AttributeDescription
+    package var ascending: Bool
+    package var comparison: FetchSortDescriptor.Comparison
+
+    /// Orders two values of the key as both the store and memory do: nil first, strings by
+    /// bytes, case-folded bytes or `localizedStandardCompare`, other values by value.
+    package func compare(_ lhs: PropertyValue, _ rhs: PropertyValue) -> Int {
+        let order: Int
+        switch (comparison, lhs, rhs) {
+        case (.caseInsensitive, .string(let a), .string(let b)):
+            order = StringMatching.compareBytes(StringMatching.fold(a, .caseInsensitive), StringMatching.fold(b, .caseInsensitive))
+        case (.localizedStandard, .string(let a), .string(let b)):
+            order = StringMatching.localizedStandardOrder(a, b)
+        default:
+            order = PropertyValue.compare(lhs, rhs)
+        }
+        return ascending ? order : -order
+    }
+}
+
+extension FetchSortDescriptor {
+    /// Resolves the descriptor's key path against an entity: it must reach an attribute through
+    /// to-one relationships only.
+    func resolved(for entity: EntityDescription) throws -> ResolvedSortKey {
+        let components = key.split(separator: ".").map(String.init)
+        var current = entity
+        var steps: [ResolvedKeyPath.Step] = []
+        for (index, name) in components.enumerated() {
+            let isLast = index == components.count - 1
+            switch current.property(named: name) {
+            case let attribute as AttributeDescription where isLast:
+                steps.append(.attribute(attribute))
+                let path = ResolvedKeyPath(root: .object, steps: steps, entity: entity, text: key)
+                return ResolvedSortKey(path: path, attribute: attribute, ascending: ascending, comparison: comparison)
+            case let relationship as RelationshipDescription where !relationship.isToMany && !isLast:
+                guard let destination = relationship.destinationEntity else { break }
+                steps.append(.toOne(relationship))
+                current = destination
+                continue
+            case let relationship as RelationshipDescription where relationship.isToMany:
+                throw FetchRequestError(FetchRequestError.unsupportedExpression,
+                                        "cannot sort \(entity.entityName) by '\(key)': it goes through the to-many relationship '\(name)'",
+                                        entityName: entity.entityName, keyPath: key)
+            default:
+                break
+            }
+            throw FetchRequestError(FetchRequestError.unknownKeyPath,
+                                    "cannot sort \(entity.entityName) by '\(key)': \(current.entityName) has no \(isLast ? "attribute" : "to-one relationship") '\(name)'",
+                                    entityName: entity.entityName, keyPath: key)
+        }
+        throw FetchRequestError(FetchRequestError.unknownKeyPath, "a sort descriptor has an empty key", entityName: entity.entityName)
+    }
+}

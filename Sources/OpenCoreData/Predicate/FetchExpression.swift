@@ -1,0 +1,114 @@
+import Foundation
+
+/// One side of a comparison: a key path, a constant, a variable, `SELF`, or a subquery
+/// (Core Data's `NSExpression`).
+///
+/// ```swift
+/// FetchExpression.keyPath("team.qualifyingZone")
+/// try FetchExpression.constant(Date())
+/// FetchExpression.variable("ZONE")        // bound by withSubstitutionVariables(_:)
+/// ```
+public struct FetchExpression: Sendable, Hashable, CustomStringConvertible {
+    package indirect enum Node: Sendable, Hashable {
+        /// A value: `nil`, a number, a string, a date, ... or an object (by ID).
+        case constant(PropertyValue)
+        /// `{a, b, c}`, or a collection passed as `%@`.
+        case list([Node])
+        /// A dotted key path from the evaluated object or from a variable. Components may be
+        /// collection operators: `players.@count`, `players.@sum.goals`.
+        case keyPath(root: KeyPathRoot, components: [String])
+        /// `$NAME`: replaced by ``FetchPredicate/withSubstitutionVariables(_:)``, or the element
+        /// variable of an enclosing `SUBQUERY`.
+        case variable(String)
+        /// `SELF`: the evaluated object.
+        case evaluatedObject
+        /// `SUBQUERY(collection, $variable, predicate)`: the elements of `collection` for which
+        /// `predicate` holds (usually followed by `.@count`, see `subqueryCount`).
+        case subquery(collection: Node, variable: String, predicate: FetchPredicate.Node)
+        /// `SUBQUERY(...).@count`
+        case subqueryCount(collection: Node, variable: String, predicate: FetchPredicate.Node)
+    }
+
+    /// Where a key path starts.
+    package enum KeyPathRoot: Sendable, Hashable {
+        /// The evaluated object (`name`, or `SELF.name`).
+        case object
+        /// A variable (`$player.name`).
+        case variable(String)
+    }
+
+    package let node: Node
+
+    package init(node: Node) {
+        self.node = node
+    }
+
+    /// A dotted key path from the evaluated object: `"wins"`, `"team.teamName"`, `"players.@count"`.
+    public static func keyPath(_ path: String) -> FetchExpression {
+        FetchExpression(node: .keyPath(root: .object, components: path.split(separator: ".").map(String.init)))
+    }
+
+    /// A constant: `nil`, a number, a string, a `Date`, `Data`, `UUID`, `URL`, `Decimal`, a
+    /// managed object or object ID, or an array or set of those.
+    ///
+    /// - Throws: ``PredicateParseError/unsupportedArgument`` for a value of another type.
+    public static func constant(_ value: Any?) throws -> FetchExpression {
+        guard let node = Node.constant(from: value) else {
+            throw PredicateParseError(code: PredicateParseError.unsupportedArgument,
+                                      message: "\(type(of: flattenOptional(value) ?? "nil")) values cannot be used in a predicate",
+                                      offset: 0, format: "")
+        }
+        return FetchExpression(node: node)
+    }
+
+    /// `$name`, bound later by ``FetchPredicate/withSubstitutionVariables(_:)``.
+    public static func variable(_ name: String) -> FetchExpression {
+        FetchExpression(node: .variable(name))
+    }
+
+    /// `SELF`: the evaluated object itself.
+    public static var evaluatedObject: FetchExpression { FetchExpression(node: .evaluatedObject) }
+
+    public var description: String { node.format }
+}
+
+extension FetchExpression.Node {
+    /// The expression for a value passed as a `%@` argument or to ``FetchExpression/constant(_:)``,
+    /// or nil if the value's type cannot appear in a predicate.
+    package static func constant(from value: Any?) -> FetchExpression.Node? {
+        guard let value = flattenOptional(value), !(value is NSNull) else { return .constant(.null) }
+        switch value {
+        case let bool as Bool: return .constant(.boolean(bool))
+        case let decimal as Decimal: return .constant(.decimal(decimal))
+        case let number as NSDecimalNumber: return .constant(.decimal(number.decimalValue))
+        case let double as Double: return .constant(.double(double))
+        case let float as Float: return .constant(.double(Double(float)))
+        case let integer as any BinaryInteger:
+            return Int64(exactly: integer).map { .constant(.integer($0)) } ?? .constant(.double(Double(integer)))
+        case let number as NSNumber: return .constant(numberValue(number))
+        case let string as String: return .constant(.string(string))
+        case let substring as Substring: return .constant(.string(String(substring)))
+        case let date as Date: return .constant(.date(date))
+        case let data as Data: return .constant(.data(data))
+        case let uuid as UUID: return .constant(.uuid(uuid))
+        case let url as URL: return .constant(.uri(url))
+        case let id as ManagedObjectID: return .constant(.object(id))
+        case let object as ManagedObject: return .constant(.object(object.objectID))
+        case let sequence as any Sequence:
+            var elements: [FetchExpression.Node] = []
+            for element in sequence {
+                guard let node = constant(from: element) else { return nil }
+                elements.append(node)
+            }
+            return .list(elements)
+        default: return nil
+        }
+    }
+
+    private static func numberValue(_ number: NSNumber) -> PropertyValue {
+        let type = String(cString: number.objCType)
+        if type == "c" || type == "B" { return .boolean(number.boolValue) }
+        if ["f", "d"].contains(type) { return .double(number.doubleValue) }
+        return .integer(number.int64Value)
+    }
+}

@@ -1,0 +1,149 @@
+/// A condition objects must meet to be fetched: Core Data's `NSPredicate`, renamed because
+/// Foundation already has a `Predicate` type.
+///
+/// Write it in Core Data's format language, or build it in code:
+///
+/// ```swift
+/// let leaders = try FetchPredicate(format: "qualifyingZone == %@ AND wins >= %d", "UEFA", 3)
+/// let named = try FetchPredicate(format: "ANY players.name BEGINSWITH[cd] %@", "ro")
+/// let built = FetchPredicate.and([
+///     .comparison(.keyPath("wins"), .greaterThanOrEqualTo, .constant(3)),
+///     .comparison(.keyPath("teamName"), .beginsWith, .constant("B"), options: .caseInsensitive),
+/// ])
+/// request.predicate = leaders
+/// ```
+///
+/// Every predicate evaluates in memory (``evaluate(with:)``, and for a context's unsaved changes)
+/// and compiles to SQL, with the same answer. ``predicateFormat`` prints it back in the format
+/// language, so that parsing the output gives an equal predicate.
+public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
+    /// The predicate tree.
+    package indirect enum Node: Sendable, Hashable {
+        /// `TRUEPREDICATE` or `FALSEPREDICATE`.
+        case constant(Bool)
+        case not(Node)
+        case and([Node])
+        case or([Node])
+        case comparison(Comparison)
+    }
+
+    /// A comparison: `lhs op rhs`, optionally with `ANY`/`ALL`/`NONE` and `[cd]` options.
+    package struct Comparison: Sendable, Hashable {
+        package var lhs: FetchExpression.Node
+        package var op: Operator
+        package var rhs: FetchExpression.Node
+        package var modifier: Modifier
+        package var options: Options
+
+        package init(lhs: FetchExpression.Node, op: Operator, rhs: FetchExpression.Node,
+                     modifier: Modifier = .direct, options: Options = []) {
+            self.lhs = lhs
+            self.op = op
+            self.rhs = rhs
+            self.modifier = modifier
+            self.options = options
+        }
+    }
+
+    /// Comparison operators, with Core Data's `NSComparisonPredicate.Operator` names.
+    public enum Operator: Sendable, Hashable, CaseIterable {
+        /// `<`
+        case lessThan
+        /// `<=`, `=<`
+        case lessThanOrEqualTo
+        /// `>`
+        case greaterThan
+        /// `>=`, `=>`
+        case greaterThanOrEqualTo
+        /// `==`, `=`
+        case equalTo
+        /// `!=`, `<>`
+        case notEqualTo
+        /// `MATCHES`: the whole string matches a regular expression.
+        case matches
+        /// `LIKE`: `*` matches any run of characters, `?` one character.
+        case like
+        /// `BEGINSWITH`
+        case beginsWith
+        /// `ENDSWITH`
+        case endsWith
+        /// `IN`: the left side is one of the right side's values.
+        case `in`
+        /// `CONTAINS`: a string contains a string, or a collection contains a value.
+        case contains
+        /// `BETWEEN {low, high}`: inclusive at both ends.
+        case between
+    }
+
+    /// How a comparison applies to a to-many key path, with Core Data's names (`NONE` is ours:
+    /// Core Data rewrites it to `NOT ANY`).
+    public enum Modifier: Sendable, Hashable {
+        /// The plain comparison; on a to-many key path it means `ANY`.
+        case direct
+        /// `ALL`: every value of the collection meets the comparison (true for an empty one).
+        case all
+        /// `ANY` (or `SOME`): at least one value does.
+        case any
+        /// `NONE`: no value does.
+        case none
+    }
+
+    /// String comparison options: the `[c]`, `[d]` and `[cd]` suffixes.
+    public struct Options: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        /// `[c]`: case is ignored.
+        public static let caseInsensitive = Options(rawValue: 1 << 0)
+        /// `[d]`: diacritics are ignored (`é` equals `e`).
+        public static let diacriticInsensitive = Options(rawValue: 1 << 1)
+    }
+
+    package let node: Node
+
+    package init(node: Node) {
+        self.node = node
+    }
+
+    /// A predicate that is always `value`: `TRUEPREDICATE` or `FALSEPREDICATE`.
+    public init(value: Bool) {
+        node = .constant(value)
+    }
+
+    public var description: String { predicateFormat }
+}
+
+// MARK: - Building predicates in code
+
+extension FetchPredicate {
+    /// A predicate true when every subpredicate is (Core Data's `NSCompoundPredicate(andPredicateWithSubpredicates:)`).
+    public static func and(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
+        FetchPredicate(node: .and(subpredicates.map(\.node)))
+    }
+
+    /// A predicate true when any subpredicate is.
+    public static func or(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
+        FetchPredicate(node: .or(subpredicates.map(\.node)))
+    }
+
+    /// A predicate true when `predicate` is false.
+    public static func not(_ predicate: FetchPredicate) -> FetchPredicate {
+        FetchPredicate(node: .not(predicate.node))
+    }
+
+    /// A comparison of two expressions (Core Data's `NSComparisonPredicate`).
+    ///
+    /// ```swift
+    /// let recent = FetchPredicate.comparison(.keyPath("createdAt"), .greaterThan, try .constant(lastWeek))
+    /// ```
+    public static func comparison(
+        _ lhs: FetchExpression, _ op: Operator, _ rhs: FetchExpression,
+        modifier: Modifier = .direct, options: Options = []
+    ) -> FetchPredicate {
+        FetchPredicate(node: .comparison(Comparison(lhs: lhs.node, op: op, rhs: rhs.node, modifier: modifier, options: options)))
+    }
+
+    public static func && (lhs: FetchPredicate, rhs: FetchPredicate) -> FetchPredicate { .and([lhs, rhs]) }
+    public static func || (lhs: FetchPredicate, rhs: FetchPredicate) -> FetchPredicate { .or([lhs, rhs]) }
+    public static prefix func ! (predicate: FetchPredicate) -> FetchPredicate { .not(predicate) }
+}

@@ -1,0 +1,39 @@
+extension FetchPredicate {
+    /// Parses a predicate in Core Data's format language, with its `%` arguments.
+    ///
+    /// ```swift
+    /// let predicate = try FetchPredicate(format: "%K BEGINSWITH[cd] %@ AND wins >= %d", "teamName", "bra", 3)
+    /// ```
+    ///
+    /// The grammar is Core Data's ("Predicate Format String Syntax"): comparisons with `==`, `!=`,
+    /// `<`, `<=`, `>`, `>=`, `BETWEEN`, `IN`, `CONTAINS`, `BEGINSWITH`, `ENDSWITH`, `LIKE` and
+    /// `MATCHES`, the `ANY`/`SOME`/`ALL`/`NONE` modifiers and `[c]`/`[d]`/`[cd]` options, joined
+    /// with `AND`, `OR` and `NOT`; key paths with `@count`, `@sum`, `@avg`, `@min` and `@max`;
+    /// `SELF`, `$VARIABLE`s, `SUBQUERY(...)` and literals, including the `CAST(..., "NSDate")`
+    /// forms ``predicateFormat`` prints. Arguments: `%@` (any supported value; arrays and sets
+    /// become lists), `%K` (a key path string), `%d`/`%i`/`%u`/`%ld`/`%lld`/`%lu` (integers),
+    /// `%f`/`%lf` (floating point) and `%s` (a string). Arguments left over are ignored, as in
+    /// Core Data.
+    ///
+    /// - Throws: ``PredicateParseError``, whose offset counts Unicode scalars from the start of
+    ///   `format`: ``PredicateParseError/syntaxError``,
+    ///   ``PredicateParseError/missingArgument``, ``PredicateParseError/unsupportedArgument``,
+    ///   ``PredicateParseError/unsupportedSyntax`` (arithmetic, `FUNCTION`, subscripts, ...) or
+    ///   ``PredicateParseError/invalidRegularExpression`` for a bad `MATCHES` pattern.
+    public init(format: String, _ arguments: Any?...) throws {
+        try self.init(format: format, argumentArray: arguments)
+    }
+
+    /// Parses a predicate in Core Data's format language, with its arguments in an array.
+    ///
+    /// ```swift
+    /// let zones: [Any?] = [["UEFA", "CONMEBOL"]]
+    /// let predicate = try FetchPredicate(format: "qualifyingZone IN %@", argumentArray: zones)
+    /// ```
+    ///
+    /// See ``init(format:_:)`` for the grammar. A nil array is the same as an empty one.
+    public init(format: String, argumentArray arguments: [Any?]?) throws {
+        var parser = try PredicateParser(format: format, arguments: arguments ?? [])
+        self.init(node: try parser.parse())
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+
+// Format arguments (%@, %K, %d, %f, %s) and the CAST(...) forms the printer uses for values
+// that have no literal syntax.
+
+extension PredicateParser {
+    /// The expression for the argument a `%` specifier consumes.
+    mutating func argument(_ kind: PredicateArgumentKind, index: Int, token specifier: PredicateToken)
+        throws(PredicateParseError) -> FetchExpression.Node {
+        guard index < arguments.count else {
+            throw PredicateParseError(code: PredicateParseError.missingArgument,
+                                      message: "missing argument for '\(specifier.text)'", offset: specifier.offset, format: format)
+        }
+        let value = flattenOptional(arguments[index])
+        switch kind {
+        case .object:
+            if let node = FetchExpression.Node.constant(from: value) { return node }
+        case .keyPath:
+            let path = (value as? String) ?? (value as? Substring).map(String.init)
+            if let components = path?.split(separator: ".", omittingEmptySubsequences: false).map(String.init),
+               !components.contains(where: \.isEmpty) {
+                // `%K.name` continues the path given as the argument.
+                return .keyPath(root: .object, components: components + (try parsePathSuffix()))
+            }
+            if let path {
+                throw argumentError("'%K' expects a key path, got \"\(path)\"", at: specifier)
+            }
+        case .integer:
+            if let bool = value as? Bool { return .constant(.integer(bool ? 1 : 0)) }
+            if let integer = value as? any BinaryInteger {
+                guard let exact = Int64(exactly: integer) else {
+                    throw argumentError("\(integer) does not fit a 64-bit integer", at: specifier)
+                }
+                return .constant(.integer(exact))
+            }
+            if let number = value as? NSNumber, !["f", "d"].contains(String(cString: number.objCType)) {
+                return .constant(.integer(number.int64Value))
+            }
+        case .double:
+            switch value {
+            case let double as Double: return .constant(.double(double))
+            case let float as Float: return .constant(.double(Double(float)))
+            case let integer as any BinaryInteger where !(value is Bool): return .constant(.double(Double(integer)))
+            case let number as NSNumber: return .constant(.double(number.doubleValue))
+            default: break
+            }
+        case .string:
+            if let string = value as? String { return .constant(.string(string)) }
+            if let substring = value as? Substring { return .constant(.string(String(substring))) }
+        }
+        let typeName = value.map { "\(type(of: $0))" } ?? "nil"
+        let expected = switch kind {
+        case .object: "\(typeName) values cannot be used in a predicate"
+        case .keyPath: "'\(specifier.text)' expects a key path string, got \(typeName)"
+        case .integer: "'\(specifier.text)' expects an integer, got \(typeName)"
+        case .double: "'\(specifier.text)' expects a floating-point number, got \(typeName)"
+        case .string: "'\(specifier.text)' expects a string, got \(typeName)"
+        }
+        throw argumentError(expected, at: specifier)
+    }
+
+    private func argumentError(_ message: String, at specifier: PredicateToken) -> PredicateParseError {
+        PredicateParseError(code: PredicateParseError.unsupportedArgument, message: message, offset: specifier.offset, format: format)
+    }
+
+    // MARK: - CAST
+
+    /// `CAST(value, "Type")` for the types the printer writes this way.
+    mutating func parseCast() throws(PredicateParseError) -> FetchExpression.Node {
+        let castToken = token
+        try advance()
+        try expect(.leftParen)
+        let value = try parseExpression()
+        try expect(.comma)
+        guard case .string(let typeName) = token.kind else {
+            throw syntaxError("expected a type name string", at: token.offset)
+        }
+        let typeToken = token
+        try advance()
+        try expect(.rightParen)
+        if typeName == "NSManagedObjectID" {
+            throw unsupported("object IDs cannot be parsed from a format string; pass the object or its ID as a %@ argument",
+                              at: castToken.offset)
+        }
+        guard case .constant(let constant) = value.node else {
+            throw unsupported("CAST of a non-constant value is not supported", at: value.offset)
+        }
+        guard let converted = try cast(constant, to: typeName, typeToken: typeToken) else {
+            throw syntaxError("cannot convert \(PredicatePrinter.expression(value.node)) to \(typeName)", at: value.offset)
+        }
+        return .constant(converted)
+    }
+
+    /// The value of `CAST(constant, "typeName")`, or nil if `constant` does not convert.
+    private func cast(_ constant: PropertyValue, to typeName: String, typeToken: PredicateToken)
+        throws(PredicateParseError) -> PropertyValue? {
+        switch (typeName, constant) {
+        case ("NSDate", .integer(let seconds)):
+            return .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+        case ("NSDate", .double(let seconds)):
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case ("NSDate", .string(let text)):
+            return Self.floatingValue(text).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+        case ("NSDecimalNumber", .string(let text)):
+            return Self.decimalValue(text).map { .decimal($0) }
+        case ("NSDecimalNumber", .integer(let integer)):
+            return .decimal(Decimal(integer))
+        case ("NSDecimalNumber", .double(let double)) where double.isFinite:
+            return Self.decimalValue(double.description).map { .decimal($0) }
+        case ("NSNumber", .integer), ("NSNumber", .double):
+            return constant
+        case ("NSNumber", .string(let text)):
+            if let integer = Int64(text) { return .integer(integer) }
+            return Self.floatingValue(text).map { .double($0) }
+        case ("NSUUID", .string(let text)):
+            return UUID(uuidString: text).map { .uuid($0) }
+        case ("NSURL", .string(let text)):
+            return URL(string: text).map { .uri($0) }
+        case ("NSData", .string(let text)):
+            return Data(base64Encoded: text).map { .data($0) }
+        case ("NSDate", _), ("NSDecimalNumber", _), ("NSNumber", _), ("NSUUID", _), ("NSURL", _), ("NSData", _):
+            return nil
+        default:
+            throw unsupported("CAST to '\(typeName)' is not supported", at: typeToken.offset)
+        }
+    }
+
+    /// A double written in decimal or as `inf`, `-inf` or `nan` (how the printer writes
+    /// non-finite values); nil for anything else, including what `Double(_:)` would also accept
+    /// such as hexadecimal floats.
+    private static func floatingValue(_ text: String) -> Double? {
+        switch text {
+        case "inf", "+inf": return .infinity
+        case "-inf": return -.infinity
+        case "nan": return .nan
+        default: return isDecimalNumeral(text) ? Double(text) : nil
+        }
+    }
+
+    private static func decimalValue(_ text: String) -> Decimal? {
+        if text == "NaN" { return .nan }
+        // Decimal(string:) stops at the first bad character ("1.5abc" is 1.5), so check first.
+        guard isDecimalNumeral(text) else { return nil }
+        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    /// `[+-]digits[.digits][(e|E)[+-]digits]`, with digits on at least one side of the point.
+    private static func isDecimalNumeral(_ text: String) -> Bool {
+        var scalars = Substring(text).unicodeScalars[...]
+        if let sign = scalars.first, sign == "+" || sign == "-" { scalars = scalars.dropFirst() }
+        let isDigit: (Unicode.Scalar) -> Bool = { ("0"..."9").contains($0) }
+        let integerDigits = scalars.prefix(while: isDigit).count
+        scalars = scalars.dropFirst(integerDigits)
+        var fractionDigits = 0
+        if scalars.first == "." {
+            scalars = scalars.dropFirst()
+            fractionDigits = scalars.prefix(while: isDigit).count
+            scalars = scalars.dropFirst(fractionDigits)
+        }
+        guard integerDigits + fractionDigits > 0 else { return false }
+        if let e = scalars.first, e == "e" || e == "E" {
+            scalars = scalars.dropFirst()
+            if let sign = scalars.first, sign == "+" || sign == "-" { scalars = scalars.dropFirst() }
+            let exponentDigits = scalars.prefix(while: isDigit).count
+            guard exponentDigits > 0 else { return false }
+            scalars = scalars.dropFirst(exponentDigits)
+        }
+        return scalars.isEmpty
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+
+// Expressions: the two sides of a comparison.
+//
+//   expression := constant | "-" number | list | keyPath | "SELF" ["." path] | "$" NAME ["." path]
+//               | "%K" ["." path] | "%@" | "%d" | "%f" | "%s" | subquery | cast
+//   keyPath    := key ("." (key | "@count" | "@sum" | "@avg" | "@min" | "@max"))*
+//   list       := "{" [expression ("," expression)*] "}"
+//   subquery   := "SUBQUERY" "(" expression "," "$" NAME "," predicate ")" [".@count"]
+//   cast       := "CAST" "(" expression "," STRING ")"
+
+/// An expression with where it was written, for errors found after it is parsed.
+struct ParsedExpression {
+    var node: FetchExpression.Node
+    var offset: Int
+    /// Whether it came from a `%@`-style argument, whose problems are the caller's values.
+    var isArgument = false
+}
+
+extension PredicateParser {
+    /// The collection operators a key path may contain.
+    static let collectionOperators: Set<String> = ["@count", "@sum", "@avg", "@min", "@max"]
+
+    mutating func parseExpression() throws(PredicateParseError) -> ParsedExpression {
+        let expression = try parseOperand()
+        switch token.kind {
+        case .punctuation(.plus), .punctuation(.minus), .punctuation(.star), .punctuation(.slash):
+            throw unsupported("arithmetic ('\(token.text)') is not supported", at: token.offset)
+        case .punctuation(.leftBracket):
+            throw unsupported("subscripts are not supported", at: token.offset)
+        default:
+            return expression
+        }
+    }
+
+    private mutating func parseOperand() throws(PredicateParseError) -> ParsedExpression {
+        let start = token
+        switch start.kind {
+        case .string(let value):
+            try advance()
+            return ParsedExpression(node: .constant(.string(value)), offset: start.offset)
+        case .number(let spelling, let isFloat):
+            try advance()
+            return ParsedExpression(node: .constant(Self.number(spelling, isFloat: isFloat, negative: false)), offset: start.offset)
+        case .punctuation(.minus):
+            try advance()
+            guard case .number(let spelling, let isFloat) = token.kind else {
+                throw unsupported("arithmetic ('-') is not supported", at: start.offset)
+            }
+            try advance()
+            return ParsedExpression(node: .constant(Self.number(spelling, isFloat: isFloat, negative: true)), offset: start.offset)
+        case .keyword(.true), .keyword(.yes), .keyword(.false), .keyword(.no):
+            try advance()
+            let value = start.kind == .keyword(.true) || start.kind == .keyword(.yes)
+            return ParsedExpression(node: .constant(.boolean(value)), offset: start.offset)
+        case .keyword(.nil), .keyword(.null):
+            try advance()
+            return ParsedExpression(node: .constant(.null), offset: start.offset)
+        case .keyword(.self):
+            try advance()
+            let path = try parsePathSuffix()
+            // `SELF.name` is the key path `name`: one spelling per tree, so printing is unambiguous.
+            return ParsedExpression(node: path.isEmpty ? .evaluatedObject : .keyPath(root: .object, components: path), offset: start.offset)
+        case .variable(let name):
+            try advance()
+            let path = try parsePathSuffix()
+            return ParsedExpression(node: path.isEmpty ? .variable(name) : .keyPath(root: .variable(name), components: path), offset: start.offset)
+        case .identifier(let key, _):
+            try advance()
+            if token.kind == .punctuation(.leftParen) {
+                throw unsupported("function calls ('\(key)(...)') are not supported", at: start.offset)
+            }
+            return ParsedExpression(node: .keyPath(root: .object, components: [key] + (try parsePathSuffix())), offset: start.offset)
+        case .argument(let kind, let index):
+            try advance()
+            return ParsedExpression(node: try argument(kind, index: index, token: start), offset: start.offset, isArgument: true)
+        case .punctuation(.leftBrace):
+            return ParsedExpression(node: try parseList(), offset: start.offset)
+        case .keyword(.subquery):
+            return ParsedExpression(node: try parseSubquery(), offset: start.offset)
+        case .keyword(.cast):
+            return ParsedExpression(node: try parseCast(), offset: start.offset)
+        case .keyword(.function), .keyword(.first), .keyword(.last), .keyword(.size), .keyword(.anyKey), .keyword(.fetch):
+            throw unsupported("'\(start.text)' is not supported", at: start.offset)
+        default:
+            throw syntaxError("expected an expression", at: start.offset)
+        }
+    }
+
+    /// The `.key.@count...` after a key, `SELF`, `$VAR` or `%K`.
+    mutating func parsePathSuffix() throws(PredicateParseError) -> [String] {
+        var components: [String] = []
+        while token.kind == .punctuation(.dot) {
+            try advance()
+            switch token.kind {
+            case .identifier(let key, _):
+                components.append(key)
+            case .keyword:
+                // Unambiguous after a dot, so `team.in` is accepted; the printer still writes `#in`.
+                components.append(token.text)
+            case .collectionOperator(let name):
+                guard Self.collectionOperators.contains(name) else {
+                    throw unsupported("collection operator '\(name)' is not supported", at: token.offset)
+                }
+                components.append(name)
+            default:
+                throw syntaxError("expected a key after '.'", at: token.offset)
+            }
+            try advance()
+        }
+        return components
+    }
+
+    private mutating func parseList() throws(PredicateParseError) -> FetchExpression.Node {
+        try advance()
+        var elements: [FetchExpression.Node] = []
+        if token.kind == .punctuation(.rightBrace) {
+            try advance()
+            return .list(elements)
+        }
+        while true {
+            elements.append(try parseExpression().node)
+            switch token.kind {
+            case .punctuation(.comma): try advance()
+            case .punctuation(.rightBrace):
+                try advance()
+                return .list(elements)
+            default: throw syntaxError("expected ',' or '}'", at: token.offset)
+            }
+        }
+    }
+
+    private mutating func parseSubquery() throws(PredicateParseError) -> FetchExpression.Node {
+        try advance()
+        try expect(.leftParen)
+        let collection = try parseExpression().node
+        try expect(.comma)
+        guard case .variable(let variable) = token.kind else {
+            throw syntaxError("expected a variable", at: token.offset)
+        }
+        try advance()
+        try expect(.comma)
+        let predicate = try parseOr()
+        try expect(.rightParen)
+        guard token.kind == .punctuation(.dot) else {
+            return .subquery(collection: collection, variable: variable, predicate: predicate)
+        }
+        try advance()
+        guard token.kind == .collectionOperator("@count") else {
+            throw unsupported("only '.@count' may follow SUBQUERY(...)", at: token.offset)
+        }
+        try advance()
+        return .subqueryCount(collection: collection, variable: variable, predicate: predicate)
+    }
+
+    // MARK: - Numbers
+
+    /// The value of a number token; integers that do not fit 64 bits become doubles, as they do
+    /// in Core Data.
+    static func number(_ spelling: String, isFloat: Bool, negative: Bool) -> PropertyValue {
+        let sign = negative ? "-" : ""
+        if isFloat { return .double(Double(sign + spelling) ?? .nan) }
+        var digits = Substring(spelling)
+        var radix = 10
+        if digits.count > 2, digits.hasPrefix("0") {
+            switch digits.dropFirst().first {
+            case "x", "X": radix = 16
+            case "o", "O": radix = 8
+            case "b", "B": radix = 2
+            default: break
+            }
+            if radix != 10 { digits = digits.dropFirst(2) }
+        }
+        if let integer = Int64(sign + digits, radix: radix) { return .integer(integer) }
+        // Too wide for Int64: a double, like Core Data's NSNumber.
+        var magnitude = 0.0
+        for digit in digits.unicodeScalars { magnitude = magnitude * Double(radix) + Double(PredicateLexer.digitValue(digit) ?? 0) }
+        if radix == 10 { magnitude = Double(digits) ?? magnitude }
+        return .double(negative ? -magnitude : magnitude)
+    }
+}

@@ -1,0 +1,223 @@
+// A recursive-descent parser for Core Data's predicate format language:
+//
+//   predicate  := or
+//   or         := and (("OR" | "||") and)*
+//   and        := not (("AND" | "&&") not)*
+//   not        := ("NOT" | "!") not | primary
+//   primary    := "TRUEPREDICATE" | "FALSEPREDICATE" | "(" predicate ")" | comparison
+//   comparison := ["ANY" | "SOME" | "ALL" | "NONE"] expression operator ["[" options "]"] expression
+//
+// Expressions are parsed in PredicateParser+Expressions.swift. The parser reads one token of
+// lookahead and never backtracks, and each `%` specifier carries the index of its argument, so
+// arguments are consumed strictly in the order they are written.
+
+/// Parses one format string into a predicate tree.
+struct PredicateParser {
+    var lexer: PredicateLexer
+    /// The current token: the next one not yet consumed.
+    var token: PredicateToken
+    let arguments: [Any?]
+    let format: String
+
+    init(format: String, arguments: [Any?]) throws(PredicateParseError) {
+        self.format = format
+        self.arguments = arguments
+        lexer = PredicateLexer(format: format)
+        token = try lexer.next()
+    }
+
+    /// Parses the whole format string.
+    mutating func parse() throws(PredicateParseError) -> FetchPredicate.Node {
+        let node = try parseOr()
+        guard token.kind == .end else { throw unexpected() }
+        return node
+    }
+
+    // MARK: - Predicates
+
+    mutating func parseOr() throws(PredicateParseError) -> FetchPredicate.Node {
+        var operands = [try parseAnd()]
+        while token.kind == .keyword(.or) || token.kind == .punctuation(.bars) {
+            try advance()
+            operands.append(try parseAnd())
+        }
+        return operands.count == 1 ? operands[0] : .or(operands)
+    }
+
+    private mutating func parseAnd() throws(PredicateParseError) -> FetchPredicate.Node {
+        var operands = [try parseNot()]
+        while token.kind == .keyword(.and) || token.kind == .punctuation(.ampersands) {
+            try advance()
+            operands.append(try parseNot())
+        }
+        return operands.count == 1 ? operands[0] : .and(operands)
+    }
+
+    private mutating func parseNot() throws(PredicateParseError) -> FetchPredicate.Node {
+        if token.kind == .keyword(.not) || token.kind == .punctuation(.bang) {
+            try advance()
+            return .not(try parseNot())
+        }
+        return try parsePrimary()
+    }
+
+    private mutating func parsePrimary() throws(PredicateParseError) -> FetchPredicate.Node {
+        switch token.kind {
+        case .keyword(.truePredicate):
+            try advance()
+            return .constant(true)
+        case .keyword(.falsePredicate):
+            try advance()
+            return .constant(false)
+        case .punctuation(.leftParen):
+            // A parenthesised group stays one node, so `(a AND b) AND c` keeps its nesting and
+            // the printer can reproduce any tree.
+            try advance()
+            let inner = try parseOr()
+            try expect(.rightParen)
+            return inner
+        default:
+            return .comparison(try parseComparison())
+        }
+    }
+
+    // MARK: - Comparisons
+
+    private mutating func parseComparison() throws(PredicateParseError) -> FetchPredicate.Comparison {
+        var modifier = FetchPredicate.Modifier.direct
+        switch token.kind {
+        case .keyword(.any), .keyword(.some): modifier = .any
+        case .keyword(.all): modifier = .all
+        case .keyword(.none): modifier = .none
+        default: break
+        }
+        if modifier != .direct { try advance() }
+
+        let lhs = try parseExpression()
+        let operatorToken = token
+        guard let op = Self.comparisonOperator(token.kind) else {
+            throw syntaxError("expected an operator", at: token.offset)
+        }
+        try advance()
+        let options = try parseOptions()
+        let rhs = try parseExpression()
+        try validate(lhs: lhs, op: op, operatorToken: operatorToken, rhs: rhs)
+        return FetchPredicate.Comparison(lhs: lhs.node, op: op, rhs: rhs.node, modifier: modifier, options: options)
+    }
+
+    private static func comparisonOperator(_ kind: PredicateToken.Kind) -> FetchPredicate.Operator? {
+        switch kind {
+        case .punctuation(.equal), .punctuation(.assignEqual): .equalTo
+        case .punctuation(.notEqual), .punctuation(.lessGreater): .notEqualTo
+        case .punctuation(.less): .lessThan
+        case .punctuation(.lessEqual), .punctuation(.equalLess): .lessThanOrEqualTo
+        case .punctuation(.greater): .greaterThan
+        case .punctuation(.greaterEqual), .punctuation(.equalGreater): .greaterThanOrEqualTo
+        case .keyword(.in): .in
+        case .keyword(.contains): .contains
+        case .keyword(.beginsWith): .beginsWith
+        case .keyword(.endsWith): .endsWith
+        case .keyword(.like): .like
+        case .keyword(.matches): .matches
+        case .keyword(.between): .between
+        default: nil
+        }
+    }
+
+    /// `[c]`, `[d]`, `[cd]`, `[dc]` after an operator.
+    private mutating func parseOptions() throws(PredicateParseError) -> FetchPredicate.Options {
+        guard token.kind == .punctuation(.leftBracket) else { return [] }
+        try advance()
+        let letters: String
+        switch token.kind {
+        case .identifier(_, escaped: false), .keyword: letters = token.text
+        default: throw syntaxError("expected comparison options", at: token.offset)
+        }
+        var options: FetchPredicate.Options = []
+        for (index, letter) in letters.unicodeScalars.enumerated() {
+            let offset = token.offset + index
+            let option: FetchPredicate.Options
+            switch letter {
+            case "c", "C": option = .caseInsensitive
+            case "d", "D": option = .diacriticInsensitive
+            case "n", "N", "l", "L":
+                throw unsupported("comparison option '\(letter)' is not supported", at: offset)
+            default:
+                throw syntaxError("unknown comparison option '\(letter)'", at: offset)
+            }
+            guard !options.contains(option) else { throw syntaxError("duplicate comparison option '\(letter)'", at: offset) }
+            options.insert(option)
+        }
+        try advance()
+        try expect(.rightBracket)
+        return options
+    }
+
+    /// Rules the grammar alone does not express.
+    private func validate(lhs: ParsedExpression, op: FetchPredicate.Operator, operatorToken: PredicateToken,
+                          rhs: ParsedExpression) throws(PredicateParseError) {
+        switch op {
+        case .between:
+            switch rhs.node {
+            case .list(let bounds) where bounds.count == 2: break
+            case .variable: break  // bound later by withSubstitutionVariables(_:)
+            default:
+                if rhs.isArgument {
+                    throw PredicateParseError(code: PredicateParseError.unsupportedArgument,
+                                              message: "BETWEEN expects an array of two values", offset: rhs.offset, format: format)
+                }
+                throw syntaxError("BETWEEN expects a list of two values", at: rhs.offset)
+            }
+        case .matches:
+            if case .constant(.string(let pattern)) = rhs.node, let problem = Self.regexProblem(pattern) {
+                throw PredicateParseError(code: PredicateParseError.invalidRegularExpression,
+                                          message: "invalid regular expression \(PredicatePrinter.quoted(pattern)): \(problem)", offset: rhs.offset, format: format)
+            }
+        case .in:
+            // `players.@count IN "…"` would ask for a substring test on a number.
+            if case .keyPath(_, let components) = lhs.node, let collectionOperator = components.first(where: { $0.hasPrefix("@") }),
+               case .constant(.string) = rhs.node {
+                throw unsupported("collection operator '\(collectionOperator)' on the left of IN with a string", at: operatorToken.offset)
+            }
+        default:
+            break
+        }
+    }
+
+    /// Why `pattern` is not a valid regular expression, or nil if it is.
+    static func regexProblem(_ pattern: String) -> String? {
+        do {
+            _ = try Regex(pattern)
+            return nil
+        } catch {
+            let reason = "\(error)"
+            return reason.isEmpty ? "not a regular expression" : reason
+        }
+    }
+
+    // MARK: - Tokens and errors
+
+    mutating func advance() throws(PredicateParseError) {
+        token = try lexer.next()
+    }
+
+    mutating func expect(_ punctuation: PredicatePunctuation) throws(PredicateParseError) {
+        guard token.kind == .punctuation(punctuation) else {
+            throw syntaxError("expected '\(punctuation.rawValue)'", at: token.offset)
+        }
+        try advance()
+    }
+
+    /// The error for a token that cannot appear where it is.
+    func unexpected() -> PredicateParseError {
+        syntaxError(token.kind == .end ? "unexpected end of format" : "unexpected '\(token.text)'", at: token.offset)
+    }
+
+    func syntaxError(_ message: String, at offset: Int) -> PredicateParseError {
+        PredicateParseError(code: PredicateParseError.syntaxError, message: message, offset: offset, format: format)
+    }
+
+    func unsupported(_ message: String, at offset: Int) -> PredicateParseError {
+        PredicateParseError(code: PredicateParseError.unsupportedSyntax, message: message, offset: offset, format: format)
+    }
+}

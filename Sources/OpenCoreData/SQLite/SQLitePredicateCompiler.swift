@@ -1,0 +1,302 @@
+import Foundation
+import GRDB
+
+/// Compiles resolved predicates and sort keys to SQL for the SQLite store, with the semantics of
+/// ``PredicateEvaluator``:
+///
+/// - `==`/`!=` become `IS`/`IS NOT`, which treat NULL as a value;
+/// - under `NOT` (and inside `ALL`), comparisons that could be NULL are wrapped in `IFNULL(…, 0)`
+///   so that SQL's three-valued logic gives the same two-valued answer as memory;
+/// - a key path through a to-many relationship becomes `EXISTS (SELECT 1 …)` for `ANY`,
+///   `NOT EXISTS` for `NONE`, and `NOT EXISTS (… AND NOT …)` for `ALL`; aggregates and
+///   `SUBQUERY(…).@count` become scalar subqueries;
+/// - string operators, `[c]`/`[d]` folding and sort comparisons call the store's registered
+///   functions and collations, which run the same Swift code as memory.
+///
+/// Whatever cannot be expressed (transient attributes, decimal sums) returns nil; the caller
+/// evaluates that part in memory.
+struct SQLitePredicateCompiler {
+    let query: SQLiteQuery
+
+    /// A value in SQL: a column, a scalar subquery, or a row key (for objects).
+    private struct Operand {
+        var fragment: SQLFragment
+        var isObject = false
+        var type: AttributeType?
+    }
+
+    func condition(_ predicate: ResolvedPredicate, in scope: SQLScope, negated: Bool) -> SQLFragment? {
+        switch predicate {
+        case .constant(let value):
+            return SQLFragment(value ? "1" : "0")
+        case .not(let inner):
+            return condition(inner, in: scope, negated: !negated).map { SQLFragment("(NOT \($0.sql))", $0.arguments) }
+        case .and(let predicates), .or(let predicates):
+            let isAnd: Bool
+            if case .and = predicate { isAnd = true } else { isAnd = false }
+            guard !predicates.isEmpty else { return SQLFragment(isAnd ? "1" : "0") }
+            var parts: [SQLFragment] = []
+            for part in predicates {
+                guard let compiled = condition(part, in: scope, negated: negated) else { return nil }
+                parts.append(compiled)
+            }
+            return SQLFragment("(" + parts.map(\.sql).joined(separator: isAnd ? " AND " : " OR ") + ")",
+                               parts.flatMap(\.arguments))
+        case .comparison(let comparison):
+            return self.comparison(comparison, in: scope, negated: negated)
+        }
+    }
+
+    // MARK: Comparisons
+
+    private func comparison(_ comparison: ResolvedComparison, in scope: SQLScope, negated: Bool) -> SQLFragment? {
+        if case .keyPath(let path) = comparison.lhs, path.isCollection {
+            return collectionComparison(comparison, path, in: scope)
+        }
+        guard let lhs = operand(comparison.lhs, in: scope) else { return nil }
+        return compare(lhs, comparison.op, comparison.rhs, comparison.options, in: scope, negated: negated)
+    }
+
+    /// `ANY`/`ALL`/`NONE` (or a plain comparison) on the elements of a to-many key path.
+    private func collectionComparison(_ comparison: ResolvedComparison, _ path: ResolvedKeyPath, in scope: SQLScope) -> SQLFragment? {
+        guard let start = startAlias(of: path, in: scope),
+              let lastToMany = path.steps.lastIndex(where: { if case .toMany = $0 { return true } else { return false } }),
+              let chain = openChain(path.steps[...lastToMany], from: start, in: scope) else { return nil }
+        let rest = path.steps[(lastToMany + 1)...]
+        guard let element = value(of: rest, from: chain.element, in: chain.scope) else { return nil }
+        let isAll = comparison.modifier == .all
+        guard let test = compare(element, comparison.op, comparison.rhs, comparison.options, in: chain.scope, negated: isAll) else {
+            return nil
+        }
+        let body = "SELECT 1 FROM \(chain.from)\(chain.scope.joinSQL) WHERE \(chain.link) AND "
+        switch comparison.modifier {
+        case .all: return SQLFragment("NOT EXISTS (\(body)NOT (\(test.sql)))", test.arguments)
+        case .none: return SQLFragment("NOT EXISTS (\(body)\(test.sql))", test.arguments)
+        case .any, .direct: return SQLFragment("EXISTS (\(body)\(test.sql))", test.arguments)
+        }
+    }
+
+    /// Compares an operand with the right side of a comparison.
+    private func compare(_ lhs: Operand, _ op: FetchPredicate.Operator, _ rhs: ResolvedExpression,
+                         _ options: FetchPredicate.Options, in scope: SQLScope, negated: Bool) -> SQLFragment? {
+        if lhs.isObject { return compareObject(lhs, op, rhs) }
+        if let operation = StringMatching.Operation(op) {
+            guard let pattern = operand(rhs, in: scope) else { return nil }
+            return SQLFragment("\(SQLiteFunctions.stringMatch)(\(lhs.fragment.sql), \(pattern.fragment.sql), \(operation.rawValue), \(options.rawValue))",
+                               lhs.fragment.arguments + pattern.fragment.arguments)
+        }
+        let left = folded(lhs.fragment, options)
+        let wrap = { (fragment: SQLFragment) in negated ? SQLFragment("IFNULL(\(fragment.sql), 0)", fragment.arguments) : fragment }
+        switch (op, rhs) {
+        case (.in, .list(let values)):
+            let present = values.filter { !$0.isNull }.map { bindable($0, options) }
+            var parts: [SQLFragment] = []
+            if !present.isEmpty {
+                parts.append(SQLFragment("\(left.sql) IN (\(Array(repeating: "?", count: present.count).joined(separator: ", ")))",
+                                         left.arguments + present))
+            }
+            if values.contains(where: \.isNull) { parts.append(SQLFragment("\(left.sql) IS NULL", left.arguments)) }
+            guard !parts.isEmpty else { return SQLFragment("0") }
+            return wrap(SQLFragment("(" + parts.map(\.sql).joined(separator: " OR ") + ")", parts.flatMap(\.arguments)))
+        case (.between, .list(let bounds)) where bounds.count == 2:
+            let low = bindable(bounds[0], options), high = bindable(bounds[1], options)
+            return wrap(SQLFragment("(\(left.sql) >= ? AND \(left.sql) <= ?)", left.arguments + [low] + left.arguments + [high]))
+        case (.in, _), (.between, _):
+            return nil
+        default:
+            guard let right = operand(rhs, in: scope) else { return nil }
+            let folds = !options.isEmpty && (lhs.type == .stringAttributeType || lhs.type == nil)
+            let rightSQL = folds && !right.isObject ? folded(right.fragment, options) : right.fragment
+            let arguments = left.arguments + rightSQL.arguments
+            switch op {
+            case .equalTo: return SQLFragment("\(left.sql) IS \(rightSQL.sql)", arguments)
+            case .notEqualTo: return SQLFragment("\(left.sql) IS NOT \(rightSQL.sql)", arguments)
+            case .lessThan: return wrap(SQLFragment("\(left.sql) < \(rightSQL.sql)", arguments))
+            case .lessThanOrEqualTo: return wrap(SQLFragment("\(left.sql) <= \(rightSQL.sql)", arguments))
+            case .greaterThan: return wrap(SQLFragment("\(left.sql) > \(rightSQL.sql)", arguments))
+            case .greaterThanOrEqualTo: return wrap(SQLFragment("\(left.sql) >= \(rightSQL.sql)", arguments))
+            default: return nil
+            }
+        }
+    }
+
+    /// Objects compare by row key. An object not yet saved has no row, so it equals none.
+    private func compareObject(_ lhs: Operand, _ op: FetchPredicate.Operator, _ rhs: ResolvedExpression) -> SQLFragment? {
+        let key = { (value: PropertyValue) -> DatabaseValue? in
+            guard case .object(let id) = value, !id.isTemporaryID else { return nil }
+            return id.key.databaseValue
+        }
+        switch (op, rhs) {
+        case (.equalTo, .constant(.null)): return SQLFragment("\(lhs.fragment.sql) IS NULL", lhs.fragment.arguments)
+        case (.notEqualTo, .constant(.null)): return SQLFragment("\(lhs.fragment.sql) IS NOT NULL", lhs.fragment.arguments)
+        case (.equalTo, .constant(let value)):
+            guard let bound = key(value) else { return SQLFragment("0") }
+            return SQLFragment("\(lhs.fragment.sql) IS ?", lhs.fragment.arguments + [bound])
+        case (.notEqualTo, .constant(let value)):
+            guard let bound = key(value) else { return SQLFragment("1") }
+            return SQLFragment("\(lhs.fragment.sql) IS NOT ?", lhs.fragment.arguments + [bound])
+        case (.in, .list(let values)):
+            let keys = values.compactMap(key)
+            var parts: [String] = []
+            if !keys.isEmpty { parts.append("\(lhs.fragment.sql) IN (\(Array(repeating: "?", count: keys.count).joined(separator: ", ")))") }
+            if values.contains(where: \.isNull) { parts.append("\(lhs.fragment.sql) IS NULL") }
+            guard !parts.isEmpty else { return SQLFragment("0") }
+            let arguments = (keys.isEmpty ? [] : lhs.fragment.arguments + keys)
+                + (values.contains(where: \.isNull) ? lhs.fragment.arguments : [])
+            return SQLFragment("(" + parts.joined(separator: " OR ") + ")", arguments)
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Operands
+
+    private func operand(_ expression: ResolvedExpression, in scope: SQLScope) -> Operand? {
+        switch expression {
+        case .constant(let value):
+            if case .object = value { return nil }
+            return Operand(fragment: SQLFragment("?", [SQLiteValueCoding.databaseValue(value)]))
+        case .list:
+            return nil
+        case .keyPath(let path):
+            guard !path.isCollection, let start = startAlias(of: path, in: scope) else { return nil }
+            return value(of: path.steps[...], from: start, in: scope)
+        case .subqueryCount(let subquery):
+            guard let start = startAlias(of: subquery.collection, in: scope),
+                  let chain = openChain(subquery.collection.steps[...], from: start, in: scope) else { return nil }
+            chain.scope.bind(subquery.variable, to: chain.element)
+            guard let test = condition(subquery.predicate, in: chain.scope, negated: false) else { return nil }
+            return Operand(fragment: SQLFragment(
+                "(SELECT COUNT(*) FROM \(chain.from)\(chain.scope.joinSQL) WHERE \(chain.link) AND \(test.sql))", test.arguments),
+                type: .integer64AttributeType)
+        }
+    }
+
+    private func startAlias(of path: ResolvedKeyPath, in scope: SQLScope) -> String? {
+        switch path.root {
+        case .object: return scopeRootAlias(scope)
+        case .variable(let name): return scope.alias(of: name)
+        }
+    }
+
+    private func scopeRootAlias(_ scope: SQLScope) -> String {
+        var current = scope
+        while let parent = current.parent { current = parent }
+        return current.alias
+    }
+
+    /// The single value a path yields from a row: a column through to-one joins, a row key, or
+    /// an aggregate subquery over a to-many relationship.
+    private func value(of steps: ArraySlice<ResolvedKeyPath.Step>, from start: String, in scope: SQLScope) -> Operand? {
+        var alias = start
+        for index in steps.indices {
+            switch steps[index] {
+            case .attribute(let attribute):
+                guard attribute.isPersistent else { return nil }
+                return Operand(fragment: SQLFragment(query.column(alias, attribute)), type: attribute.attributeType)
+            case .toOne(let relationship):
+                if index == steps.index(before: steps.endIndex) {
+                    return Operand(fragment: SQLFragment(query.column(alias, relationship)), isObject: true)
+                }
+                guard let joined = query.joinToOne(relationship, from: alias, in: scope) else { return nil }
+                alias = joined
+            case .toMany:
+                return aggregate(steps[index...], from: alias, in: scope)
+            case .count, .aggregate, .key, .keyAggregate:
+                return nil
+            }
+        }
+        return Operand(fragment: SQLFragment("\(alias).\"_pk\""), isObject: true)
+    }
+
+    /// `@count` or `@sum`/`@avg`/`@min`/`@max` over the collection `steps` leads to.
+    private func aggregate(_ steps: ArraySlice<ResolvedKeyPath.Step>, from start: String, in scope: SQLScope) -> Operand? {
+        guard let last = steps.last, let chain = openChain(steps.dropLast(), from: start, in: scope) else { return nil }
+        let from = "FROM \(chain.from)\(chain.scope.joinSQL) WHERE \(chain.link)"
+        switch last {
+        case .count:
+            return Operand(fragment: SQLFragment("(SELECT COUNT(*) \(from))"), type: .integer64AttributeType)
+        case .aggregate(let function, let attribute):
+            // Decimal text would be summed as floating point: leave decimal sums to memory.
+            guard attribute.isPersistent, !(attribute.attributeType == .decimalAttributeType && (function == .sum || function == .avg)) else {
+                return nil
+            }
+            let column = query.column(chain.element, attribute)
+            let sql: String
+            switch function {
+            case .sum: sql = "IFNULL(SUM(\(column)), 0)"
+            case .avg: sql = "AVG(\(column))"
+            case .min: sql = "MIN(\(column))"
+            case .max: sql = "MAX(\(column))"
+            }
+            return Operand(fragment: SQLFragment("(SELECT \(sql) \(from))"), type: function == .avg ? .doubleAttributeType : attribute.attributeType)
+        default:
+            return nil
+        }
+    }
+
+    /// A subquery over the elements a run of to-one and to-many steps reaches (the steps must
+    /// include a to-many): its FROM clause, the link to the outer row, and the element alias.
+    private func openChain(_ steps: ArraySlice<ResolvedKeyPath.Step>, from start: String,
+                           in scope: SQLScope) -> (from: String, link: String, element: String, scope: SQLScope)? {
+        var alias = start
+        var source: (from: String, link: String, element: String)?
+        var nested: SQLScope?
+        for step in steps {
+            switch step {
+            case .toOne(let relationship):
+                guard let joined = query.joinToOne(relationship, from: alias, in: nested ?? scope) else { return nil }
+                alias = joined
+            case .toMany(let relationship):
+                if let nested {
+                    guard let joined = query.joinToMany(relationship, from: alias, in: nested) else { return nil }
+                    alias = joined
+                } else {
+                    guard let opened = query.collectionSource(relationship, from: alias) else { return nil }
+                    source = opened
+                    nested = SQLScope(alias: opened.element, parent: scope)
+                    alias = opened.element
+                }
+            default:
+                return nil
+            }
+        }
+        guard let source, let nested else { return nil }
+        return (source.from, source.link, alias, nested)
+    }
+
+    // MARK: Values
+
+    /// A constant as a bound argument, folded when the comparison folds strings.
+    private func bindable(_ value: PropertyValue, _ options: FetchPredicate.Options) -> DatabaseValue {
+        if !options.isEmpty, case .string(let text) = value {
+            return StringMatching.fold(text, options).databaseValue
+        }
+        return SQLiteValueCoding.databaseValue(value)
+    }
+
+    private func folded(_ fragment: SQLFragment, _ options: FetchPredicate.Options) -> SQLFragment {
+        guard !options.isEmpty else { return fragment }
+        return SQLFragment("\(SQLiteFunctions.fold)(\(fragment.sql), \(options.rawValue))", fragment.arguments)
+    }
+
+    // MARK: Sorting
+
+    /// `ORDER BY` terms for sort keys, with the store's collations for string comparisons.
+    func orderTerms(_ keys: [ResolvedSortKey], in scope: SQLScope) -> [String]? {
+        var terms: [String] = []
+        for key in keys {
+            guard let operand = value(of: key.path.steps[...], from: scope.alias, in: scope) else { return nil }
+            var term = operand.fragment.sql
+            if key.attribute.attributeType == .stringAttributeType {
+                switch key.comparison {
+                case .binary: break
+                case .caseInsensitive: term += " COLLATE \(SQLiteFunctions.caseInsensitiveCollation)"
+                case .localizedStandard: term += " COLLATE \(SQLiteFunctions.localizedStandardCollation)"
+                }
+            }
+            terms.append(key.ascending ? term : term + " DESC")
+        }
+        return terms
+    }
+}
