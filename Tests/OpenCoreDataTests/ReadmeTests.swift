@@ -35,6 +35,7 @@ import Testing
             try context.save()
 
             let request = Team.fetchRequest()
+            request.predicate = try FetchPredicate(format: "qualifyingZone == %@ AND wins > %d", "CONMEBOL", 0)
             request.sortDescriptors = [FetchSortDescriptor(key: "wins", ascending: false)]
             return try context.fetch(request).map(\.teamName)
         }

@@ -97,29 +97,40 @@ extension ManagedObjectContext {
     }
 
     /// Takes changed and deleted objects out of the parent's rows, and puts back the changed and
-    /// inserted ones that match, each at its place in the sort order.
+    /// inserted ones that match, each at its place in the sort order. Rows stay rows: only those
+    /// a binary search compares through a relationship become objects.
     private func merge(_ changes: FetchChanges, into result: StoreFetchResult, plan: StoreFetch) throws -> StoreFetchResult {
-        var objects = result.rows.filter { !changes.replaced.contains($0.objectID) }.map { object(for: $0, asFault: true) }
+        var rows = result.rows.filter { !changes.replaced.contains($0.objectID) }
         let evaluator = PredicateEvaluator()
         for candidate in changes.candidates where plan.predicate.map({ evaluator.evaluate($0, on: candidate) }) ?? true {
-            let index = objects.partitioningIndex { !Self.precedes($0, candidate, by: plan.sortKeys) }
-            objects.insert(candidate, at: index)
+            let snapshot = candidate.currentSnapshot()
+            let index = rows.partitioningIndex { !precedes($0, snapshot, candidate: candidate, by: plan.sortKeys) }
+            rows.insert(snapshot, at: index)
         }
-        return StoreFetchResult(rows: objects.map { $0.currentSnapshot() })
+        return StoreFetchResult(rows: rows)
+    }
+
+    /// Whether a row comes before a changed object in the fetch's order.
+    private func precedes(_ row: RowSnapshot, _ snapshot: RowSnapshot, candidate: ManagedObject, by keys: [ResolvedSortKey]) -> Bool {
+        for key in keys {
+            let order = key.compare(sortValue(key, of: row), Self.sortValue(key, of: candidate))
+            if order != 0 { return order < 0 }
+        }
+        return Self.idPrecedes(row.objectID, snapshot.objectID)
+    }
+
+    /// A sort key's value for a row: read from the row for an attribute of its own, from the
+    /// related object otherwise.
+    private func sortValue(_ key: ResolvedSortKey, of row: RowSnapshot) -> PropertyValue {
+        if key.path.steps.count == 1, case .attribute(let attribute) = key.path.steps[0] {
+            return row.value(at: attribute.slot)
+        }
+        return Self.sortValue(key, of: object(for: row, asFault: true))
     }
 
     // MARK: Order
 
-    /// The stores' order: the sort keys, then saved objects by primary key, then new objects in
-    /// creation order.
-    static func precedes(_ lhs: ManagedObject, _ rhs: ManagedObject, by keys: [ResolvedSortKey]) -> Bool {
-        for key in keys {
-            let order = key.compare(sortValue(key, of: lhs), sortValue(key, of: rhs))
-            if order != 0 { return order < 0 }
-        }
-        return idPrecedes(lhs.objectID, rhs.objectID)
-    }
-
+    /// The stores' tie-break: saved objects by primary key, then new objects in creation order.
     static func idPrecedes(_ lhs: ManagedObjectID, _ rhs: ManagedObjectID) -> Bool {
         if lhs.isTemporaryID != rhs.isTemporaryID { return !lhs.isTemporaryID }
         return lhs.key < rhs.key

@@ -1,6 +1,7 @@
 /// Typed access for `@Managed` properties.
 extension ManagedObject {
     func managedValue<Value: ManagedPropertyValue>(_ type: Value.Type, storage: AnyKeyPath) -> Value {
+        if state.isProbe { return KeyPathNames.probeRead(Value.self, storage: storage) }
         let property = managedProperty(for: storage)
         switch property {
         case let attribute as AttributeDescription:

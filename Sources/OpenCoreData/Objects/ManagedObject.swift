@@ -208,4 +208,6 @@ struct ObjectState {
     var isDeleted = false
     /// The fault could not be fulfilled: the row is gone from the store.
     var isInaccessible = false
+    /// A stand-in that records which `@Managed` properties a key path reads (see KeyPathNames).
+    var isProbe = false
 }
