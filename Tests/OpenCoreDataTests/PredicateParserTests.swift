@@ -367,6 +367,45 @@ func parseErrorCode(sourceLocation: SourceLocation = #_sourceLocation, _ body: (
         }
     }
 
+    /// Nesting is limited so that hostile input cannot overflow the stack.
+    @Test func deepNestingIsRefusedNotACrash() throws {
+        let depth = 64  // the parser's maximumDepth
+        // The limit counts every level: parentheses, NOT, lists and the operands inside them.
+        let deepestAccepted = String(repeating: "(", count: depth - 2) + "a == 1" + String(repeating: ")", count: depth - 2)
+        #expect(try FetchPredicate(format: deepestAccepted).node == T.eq("a", 1))
+        for hostile in [
+            String(repeating: "(", count: 100_000) + "a == 1" + String(repeating: ")", count: 100_000),
+            String(repeating: "NOT ", count: 100_000) + "a == 1",
+            "a IN " + String(repeating: "{", count: 100_000) + String(repeating: "}", count: 100_000),
+            String(repeating: "SUBQUERY(x, $x, ", count: 10_000) + "TRUEPREDICATE" + String(repeating: ").@count > 0", count: 10_000),
+            "a == " + String(repeating: "CAST(", count: 100_000),
+        ] {
+            #expect(parseErrorCode { _ = try FetchPredicate(format: hostile) } == PredicateParseError.unsupportedSyntax)
+        }
+        let oneTooDeep = String(repeating: "(", count: depth - 1) + "a == 1" + String(repeating: ")", count: depth - 1)
+        #expect(parseErrorCode { _ = try FetchPredicate(format: oneTooDeep) } == PredicateParseError.unsupportedSyntax)
+    }
+
+    /// The deepest input the parser accepts must fit a secondary thread's stack (512 KB on
+    /// Darwin) with room to spare, even in a debug build.
+    @Test func deepestAcceptedInputFitsASmallStack() async throws {
+        let deepest = [
+            String(repeating: "(", count: 62) + "a == 1" + String(repeating: ")", count: 62),
+            String(repeating: "NOT ", count: 62) + "a == 1",
+            "a IN " + String(repeating: "{", count: 62) + String(repeating: "}", count: 62),
+            "a == " + String(repeating: "CAST(", count: 62) + "1" + String(repeating: ", 'NSNumber')", count: 62),
+            String(repeating: "SUBQUERY(x, $x, ", count: 15) + "TRUEPREDICATE" + String(repeating: ").@count > 0", count: 15),
+        ]
+        let failures: [String] = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(returning: deepest.filter { (try? FetchPredicate(format: $0)) == nil })
+            }
+            thread.stackSize = 384 * 1024
+            thread.start()
+        }
+        #expect(failures.isEmpty, "refused: \(failures)")
+    }
+
     @Test func errorDescriptionNamesOffsetAndFormat() {
         #expect(throws: PredicateParseError.self) { try FetchPredicate(format: "(wins > 3 AND name == 'x'") }
         do {

@@ -117,13 +117,33 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
 
 extension FetchPredicate {
     /// A predicate true when every subpredicate is (Core Data's `NSCompoundPredicate(andPredicateWithSubpredicates:)`).
+    ///
+    /// Nested conjunctions are flattened (`a && b && c` is one `AND` of three), one subpredicate
+    /// is itself, and none is `TRUEPREDICATE`, so chains stay shallow and print back exactly.
     public static func and(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
-        FetchPredicate(node: .and(subpredicates.map(\.node)))
+        let nodes = subpredicates.flatMap { predicate -> [Node] in
+            if case .and(let parts) = predicate.node { return parts }
+            return [predicate.node]
+        }
+        switch nodes.count {
+        case 0: return FetchPredicate(value: true)
+        case 1: return FetchPredicate(node: nodes[0])
+        default: return FetchPredicate(node: .and(nodes))
+        }
     }
 
-    /// A predicate true when any subpredicate is.
+    /// A predicate true when any subpredicate is. Nested disjunctions are flattened, one
+    /// subpredicate is itself, and none is `FALSEPREDICATE`.
     public static func or(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
-        FetchPredicate(node: .or(subpredicates.map(\.node)))
+        let nodes = subpredicates.flatMap { predicate -> [Node] in
+            if case .or(let parts) = predicate.node { return parts }
+            return [predicate.node]
+        }
+        switch nodes.count {
+        case 0: return FetchPredicate(value: false)
+        case 1: return FetchPredicate(node: nodes[0])
+        default: return FetchPredicate(node: .or(nodes))
+        }
     }
 
     /// A predicate true when `predicate` is false.

@@ -96,9 +96,8 @@ struct PredicateLexer {
         scalars = Array(format.unicodeScalars)
     }
 
-    /// The number of scalars: the offset of the end of input.
-    var endOffset: Int { scalars.count }
-
+    /// Letters (any script) and `_` start a key; the printer uses the same test to decide
+    /// which keys need a `#`.
     static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
         scalar == "_" || scalar.properties.isAlphabetic
     }

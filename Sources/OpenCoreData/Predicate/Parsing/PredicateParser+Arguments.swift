@@ -67,20 +67,26 @@ extension PredicateParser {
 
     /// `CAST(value, "Type")` for the types the printer writes this way.
     mutating func parseCast() throws(PredicateParseError) -> FetchExpression.Node {
-        let castToken = token
+        let castOffset = token.offset
         try advance()
         try expect(.leftParen)
         let value = try parseExpression()
         try expect(.comma)
-        guard case .string(let typeName) = token.kind else {
-            throw syntaxError("expected a type name string", at: token.offset)
-        }
+        guard case .string = token.kind else { throw syntaxError("expected a type name string", at: token.offset) }
         let typeToken = token
         try advance()
         try expect(.rightParen)
+        return try castValue(value, castOffset: castOffset, typeToken: typeToken)
+    }
+
+    /// Converts a parsed CAST (kept apart from `parseCast`, which nested casts recurse through,
+    /// so its stack frame stays small).
+    private func castValue(_ value: ParsedExpression, castOffset: Int, typeToken: PredicateToken)
+        throws(PredicateParseError) -> FetchExpression.Node {
+        guard case .string(let typeName) = typeToken.kind else { return .constant(.null) }  // checked by parseCast
         if typeName == "NSManagedObjectID" {
             throw unsupported("object IDs cannot be parsed from a format string; pass the object or its ID as a %@ argument",
-                              at: castToken.offset)
+                              at: castOffset)
         }
         guard case .constant(let constant) = value.node else {
             throw unsupported("CAST of a non-constant value is not supported", at: value.offset)

@@ -23,17 +23,38 @@ extension PredicateParser {
 
     mutating func parseExpression() throws(PredicateParseError) -> ParsedExpression {
         let expression = try parseOperand()
+        if let error = trailingOperatorError() { throw error }
+        return expression
+    }
+
+    /// The error for arithmetic or a subscript after an operand (a separate function keeps
+    /// string building out of the recursive path's stack frames).
+    private func trailingOperatorError() -> PredicateParseError? {
         switch token.kind {
         case .punctuation(.plus), .punctuation(.minus), .punctuation(.star), .punctuation(.slash):
-            throw unsupported("arithmetic ('\(token.text)') is not supported", at: token.offset)
+            unsupported("arithmetic ('\(token.text)') is not supported", at: token.offset)
         case .punctuation(.leftBracket):
-            throw unsupported("subscripts are not supported", at: token.offset)
+            unsupported("subscripts are not supported", at: token.offset)
         default:
-            return expression
+            nil
         }
     }
 
+    /// Operands that nest (lists, subqueries, casts) are dispatched here, with a small stack
+    /// frame, since nesting depth multiplies it; the others are read by `parseLeafOperand`.
     private mutating func parseOperand() throws(PredicateParseError) -> ParsedExpression {
+        try enterLevel()
+        defer { leaveLevel() }
+        let offset = token.offset
+        switch token.kind {
+        case .punctuation(.leftBrace): return ParsedExpression(node: try parseList(), offset: offset)
+        case .keyword(.subquery): return ParsedExpression(node: try parseSubquery(), offset: offset)
+        case .keyword(.cast): return ParsedExpression(node: try parseCast(), offset: offset)
+        default: return try parseLeafOperand()
+        }
+    }
+
+    private mutating func parseLeafOperand() throws(PredicateParseError) -> ParsedExpression {
         let start = token
         switch start.kind {
         case .string(let value):
@@ -74,12 +95,6 @@ extension PredicateParser {
         case .argument(let kind, let index):
             try advance()
             return ParsedExpression(node: try argument(kind, index: index, token: start), offset: start.offset, isArgument: true)
-        case .punctuation(.leftBrace):
-            return ParsedExpression(node: try parseList(), offset: start.offset)
-        case .keyword(.subquery):
-            return ParsedExpression(node: try parseSubquery(), offset: start.offset)
-        case .keyword(.cast):
-            return ParsedExpression(node: try parseCast(), offset: start.offset)
         case .keyword(.function), .keyword(.first), .keyword(.last), .keyword(.size), .keyword(.anyKey), .keyword(.fetch):
             throw unsupported("'\(start.text)' is not supported", at: start.offset)
         default:
@@ -131,6 +146,14 @@ extension PredicateParser {
     }
 
     private mutating func parseSubquery() throws(PredicateParseError) -> FetchExpression.Node {
+        // A subquery level takes about four times the stack of a parenthesis level, so it
+        // counts as more of the nesting budget.
+        try enterLevel()
+        try enterLevel()
+        defer {
+            leaveLevel()
+            leaveLevel()
+        }
         try advance()
         try expect(.leftParen)
         let collection = try parseExpression().node

@@ -18,6 +18,13 @@ struct PredicateParser {
     var token: PredicateToken
     let arguments: [Any?]
     let format: String
+    /// The nesting budget in use: one per `NOT`, parenthesis and operand (so lists and casts
+    /// count once per level), two more per `SUBQUERY`.
+    private var depth = 0
+
+    /// Deeper input is refused rather than risk overflowing the stack: the parser may run on a
+    /// thread with a 512 KB stack, and a debug build spends about 3 KB per parenthesis level.
+    static let maximumDepth = 64
 
     init(format: String, arguments: [Any?]) throws(PredicateParseError) {
         self.format = format
@@ -54,6 +61,8 @@ struct PredicateParser {
     }
 
     private mutating func parseNot() throws(PredicateParseError) -> FetchPredicate.Node {
+        try enterLevel()
+        defer { leaveLevel() }
         if token.kind == .keyword(.not) || token.kind == .punctuation(.bang) {
             try advance()
             return .not(try parseNot())
@@ -196,6 +205,18 @@ struct PredicateParser {
     }
 
     // MARK: - Tokens and errors
+
+    /// Counts one level of nesting; every recursion of the parser passes through here.
+    mutating func enterLevel() throws(PredicateParseError) {
+        guard depth < Self.maximumDepth else {
+            throw unsupported("nesting deeper than \(Self.maximumDepth) levels is not supported", at: token.offset)
+        }
+        depth += 1
+    }
+
+    mutating func leaveLevel() {
+        depth -= 1
+    }
 
     mutating func advance() throws(PredicateParseError) {
         token = try lexer.next()
