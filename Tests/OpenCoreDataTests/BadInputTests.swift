@@ -652,3 +652,28 @@ enum Damage: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
+
+@Suite struct NULCharacterTests {
+    /// SQLite text is bound as C strings; a NUL would silently cut it short. Every store refuses it.
+    @Test(arguments: StoreKind.allCases)
+    func stringsWithNULAreRefused(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
+        let context = stack.newContext()
+        let error = context.performAndWait {
+            let item = Item(context: context)
+            item.name = "milk\u{0}and honey"
+            return #expect(throws: ValidationError.self) { try context.save() }
+        }
+        #expect(error?.failures.first?.key == "name")
+        #expect(error?.description.contains("NUL") == true)
+        let fetchError = context.performAndWait {
+            context.rollback()
+            let request = Item.fetchRequest()
+            return #expect(throws: FetchRequestError.self) {
+                request.predicate = try FetchPredicate(format: "name == %@", "a\u{0}b")
+                _ = try context.fetch(request)
+            }
+        }
+        #expect(fetchError?.code == FetchRequestError.typeMismatch)
+    }
+}

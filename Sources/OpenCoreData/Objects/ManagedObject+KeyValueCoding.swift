@@ -47,7 +47,7 @@ extension ManagedObject {
         switch property {
         case let attribute as AttributeDescription:
             guard let stored = PropertyValue.coerce(value, to: attribute.attributeType) else {
-                refuse(key: key, "\(type(of: flattenOptional(value) ?? "nil")) value \(String(describing: flattenOptional(value) ?? "nil")) is not a valid \(attribute.attributeType)")
+                refuse(key: key, PropertyValue.refusal(of: value, for: attribute.attributeType))
                 return
             }
             setAttributeValue(stored, at: attribute.slot)

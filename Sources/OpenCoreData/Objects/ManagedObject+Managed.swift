@@ -19,7 +19,7 @@ extension ManagedObject {
         switch property {
         case let attribute as AttributeDescription:
             guard let stored = PropertyValue.coerce(value._toManaged, to: attribute.attributeType) else {
-                refuse(key: attribute.name, "\(Value.self) does not fit \(attribute.attributeType)")
+                refuse(key: attribute.name, PropertyValue.refusal(of: value._toManaged, for: attribute.attributeType))
                 return
             }
             setAttributeValue(stored, at: attribute.slot)

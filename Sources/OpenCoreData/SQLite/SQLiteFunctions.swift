@@ -10,6 +10,13 @@ enum SQLiteFunctions {
     /// `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`, `MATCHES`:
     /// `ocd_string_match(value, pattern, operation, options)`, 0 or 1 (0 when either is NULL).
     static let stringMatch = "ocd_string_match"
+    /// Orders a decimal against another number as memory does:
+    /// `ocd_compare_numbers(a, aIsDecimal, b, bIsDecimal)`, -1, 0 or 1 (NULL when either is).
+    static let compareNumbers = "ocd_compare_numbers"
+    /// `@sum` and `@avg`: aggregates that add up as ``PredicateEvaluator/aggregate(_:_:)`` does
+    /// (no overflow error, NaN as nil, the sum of nothing is 0).
+    static let sum = "ocd_sum"
+    static let avg = "ocd_avg"
     /// Sort descriptors comparing case-insensitively.
     static let caseInsensitiveCollation = "ocd_case_insensitive"
     /// Sort descriptors comparing like `localizedStandardCompare`.
@@ -23,6 +30,18 @@ enum SQLiteFunctions {
         db.add(collation: DatabaseCollation(localizedStandardCollation) { lhs, rhs in
             order(StringMatching.localizedStandardOrder(lhs, rhs))
         })
+        db.add(function: DatabaseFunction(compareNumbers, argumentCount: 4, pure: true) { arguments in
+            func value(_ index: Int) -> PropertyValue? {
+                if Bool.fromDatabaseValue(arguments[index + 1]) == true, let text = String.fromDatabaseValue(arguments[index]) {
+                    return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")).map(PropertyValue.decimal)
+                }
+                return number(arguments[index])
+            }
+            guard let lhs = value(0), let rhs = value(2) else { return nil }
+            return PropertyValue.compare(lhs, rhs).signum()
+        })
+        db.add(function: DatabaseFunction(sum, argumentCount: 1, pure: true, aggregate: SumAggregate.self))
+        db.add(function: DatabaseFunction(avg, argumentCount: 1, pure: true, aggregate: AverageAggregate.self))
         db.add(function: DatabaseFunction(fold, argumentCount: 2, pure: true) { arguments in
             guard let text = String.fromDatabaseValue(arguments[0]) else { return nil }
             return StringMatching.fold(text, options(arguments[1]))
@@ -35,11 +54,54 @@ enum SQLiteFunctions {
         })
     }
 
+    /// The value of an aggregated column as the evaluator sees it.
+    fileprivate static func number(_ value: DatabaseValue) -> PropertyValue? {
+        switch value.storage {
+        case .int64(let integer): .integer(integer)
+        case .double(let double): .double(double)
+        case .string(let text): Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")).map(PropertyValue.decimal)
+        default: nil
+        }
+    }
+
+    fileprivate static func result(_ value: PropertyValue) -> (any DatabaseValueConvertible)? {
+        switch value {
+        case .integer(let integer): integer
+        case .double(let double): double
+        case .decimal(let decimal): decimal.description
+        default: nil
+        }
+    }
+
     private static func options(_ value: DatabaseValue) -> FetchPredicate.Options {
         FetchPredicate.Options(rawValue: UInt8(clamping: Int.fromDatabaseValue(value) ?? 0))
     }
 
     private static func order(_ value: Int) -> ComparisonResult {
         value < 0 ? .orderedAscending : (value == 0 ? .orderedSame : .orderedDescending)
+    }
+}
+
+private struct SumAggregate: DatabaseAggregate {
+    var values: [PropertyValue] = []
+
+    mutating func step(_ arguments: [DatabaseValue]) {
+        if let value = SQLiteFunctions.number(arguments[0]) { values.append(value) }
+    }
+
+    func finalize() -> (any DatabaseValueConvertible)? {
+        SQLiteFunctions.result(PredicateEvaluator.aggregate(.sum, values))
+    }
+}
+
+private struct AverageAggregate: DatabaseAggregate {
+    var values: [PropertyValue] = []
+
+    mutating func step(_ arguments: [DatabaseValue]) {
+        if let value = SQLiteFunctions.number(arguments[0]) { values.append(value) }
+    }
+
+    func finalize() -> (any DatabaseValueConvertible)? {
+        SQLiteFunctions.result(PredicateEvaluator.aggregate(.avg, values))
     }
 }

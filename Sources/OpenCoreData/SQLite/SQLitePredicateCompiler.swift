@@ -79,7 +79,7 @@ struct SQLitePredicateCompiler {
     /// Compares an operand with the right side of a comparison.
     private func compare(_ lhs: Operand, _ op: FetchPredicate.Operator, _ rhs: ResolvedExpression,
                          _ options: FetchPredicate.Options, in scope: SQLScope, negated: Bool) -> SQLFragment? {
-        if lhs.isObject { return compareObject(lhs, op, rhs) }
+        if lhs.isObject { return compareObject(lhs, op, rhs, in: scope, negated: negated) }
         if let operation = StringMatching.Operation(op) {
             guard let pattern = operand(rhs, in: scope) else { return nil }
             return SQLFragment("\(SQLiteFunctions.stringMatch)(\(lhs.fragment.sql), \(pattern.fragment.sql), \(operation.rawValue), \(options.rawValue))",
@@ -108,6 +108,23 @@ struct SQLitePredicateCompiler {
             let folds = !options.isEmpty && (lhs.type == .stringAttributeType || lhs.type == nil)
             let rightSQL = folds && !right.isObject ? folded(right.fragment, options) : right.fragment
             let arguments = left.arguments + rightSQL.arguments
+            if let leftType = lhs.type, let rightType = right.type, leftType.isNumeric, rightType.isNumeric,
+               (leftType == .decimalAttributeType) != (rightType == .decimalAttributeType) {
+                // A decimal (TEXT) against another number: SQLite would convert a computed double
+                // to 15-digit text, or the decimal to a double; compare as memory does instead.
+                let order = "\(SQLiteFunctions.compareNumbers)(\(left.sql), \(leftType == .decimalAttributeType ? 1 : 0), \(rightSQL.sql), \(rightType == .decimalAttributeType ? 1 : 0))"
+                let bothNil = "(\(left.sql) IS NULL AND \(rightSQL.sql) IS NULL)"
+                let twice = arguments + arguments
+                switch op {
+                case .equalTo: return SQLFragment("IFNULL(\(order) = 0, \(bothNil))", twice)
+                case .notEqualTo: return SQLFragment("NOT IFNULL(\(order) = 0, \(bothNil))", twice)
+                case .lessThan: return wrap(SQLFragment("\(order) < 0", arguments))
+                case .lessThanOrEqualTo: return wrap(SQLFragment("\(order) <= 0", arguments))
+                case .greaterThan: return wrap(SQLFragment("\(order) > 0", arguments))
+                case .greaterThanOrEqualTo: return wrap(SQLFragment("\(order) >= 0", arguments))
+                default: return nil
+                }
+            }
             switch op {
             case .equalTo: return SQLFragment("\(left.sql) IS \(rightSQL.sql)", arguments)
             case .notEqualTo: return SQLFragment("\(left.sql) IS NOT \(rightSQL.sql)", arguments)
@@ -121,7 +138,8 @@ struct SQLitePredicateCompiler {
     }
 
     /// Objects compare by row key. An object not yet saved has no row, so it equals none.
-    private func compareObject(_ lhs: Operand, _ op: FetchPredicate.Operator, _ rhs: ResolvedExpression) -> SQLFragment? {
+    private func compareObject(_ lhs: Operand, _ op: FetchPredicate.Operator, _ rhs: ResolvedExpression,
+                               in scope: SQLScope, negated: Bool) -> SQLFragment? {
         let key = { (value: PropertyValue) -> DatabaseValue? in
             guard case .object(let id) = value, !id.isTemporaryID else { return nil }
             return id.key.databaseValue
@@ -143,7 +161,14 @@ struct SQLitePredicateCompiler {
             guard !parts.isEmpty else { return SQLFragment("0") }
             let arguments = (keys.isEmpty ? [] : lhs.fragment.arguments + keys)
                 + (values.contains(where: \.isNull) ? lhs.fragment.arguments : [])
-            return SQLFragment("(" + parts.joined(separator: " OR ") + ")", arguments)
+            // A nil to-one IN (keys) is NULL, not false: under NOT it must still count as false.
+            let test = "(" + parts.joined(separator: " OR ") + ")"
+            return SQLFragment(negated ? "IFNULL(\(test), 0)" : test, arguments)
+        case (.equalTo, .keyPath), (.notEqualTo, .keyPath):
+            // Object against object (`owner == owner`, `$p.team == SELF`): row keys, nil equal to nil.
+            guard let right = operand(rhs, in: scope), right.isObject else { return nil }
+            return SQLFragment("\(lhs.fragment.sql) \(op == .equalTo ? "IS" : "IS NOT") \(right.fragment.sql)",
+                               lhs.fragment.arguments + right.fragment.arguments)
         default:
             return nil
         }
@@ -224,12 +249,15 @@ struct SQLitePredicateCompiler {
             let column = query.column(chain.element, attribute)
             let sql: String
             switch function {
-            case .sum: sql = "IFNULL(SUM(\(column)), 0)"
-            case .avg: sql = "AVG(\(column))"
+            case .sum: sql = "\(SQLiteFunctions.sum)(\(column))"
+            case .avg: sql = "\(SQLiteFunctions.avg)(\(column))"
             case .min: sql = "MIN(\(column))"
             case .max: sql = "MAX(\(column))"
             }
-            return Operand(fragment: SQLFragment("(SELECT \(sql) \(from))"), type: function == .avg ? .doubleAttributeType : attribute.attributeType)
+            // A scalar subquery loses the column's collation: decimal text must still compare by value.
+            let collation = attribute.attributeType == .decimalAttributeType ? " COLLATE \(SQLiteValueCoding.decimalCollationName)" : ""
+            return Operand(fragment: SQLFragment("(SELECT \(sql) \(from))\(collation)"),
+                           type: function == .avg ? .doubleAttributeType : attribute.attributeType)
         default:
             return nil
         }

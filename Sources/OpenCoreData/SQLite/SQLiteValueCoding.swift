@@ -66,8 +66,10 @@ enum SQLiteValueCoding {
         }
     }
 
+    static let decimalCollationName = "ocd_decimal"
+
     /// Orders decimal text by value, for the `ocd_decimal` collation.
-    static let decimalCollation = DatabaseCollation("ocd_decimal") { lhs, rhs in
+    static let decimalCollation = DatabaseCollation(decimalCollationName) { lhs, rhs in
         let locale = Locale(identifier: "en_US_POSIX")
         guard let left = Decimal(string: lhs, locale: locale), let right = Decimal(string: rhs, locale: locale) else {
             return lhs < rhs ? .orderedAscending : (lhs == rhs ? .orderedSame : .orderedDescending)

@@ -18,6 +18,9 @@ extension PropertyValue {
         case (.date(let a), .date(let b)): return order(a.timeIntervalSinceReferenceDate, b.timeIntervalSinceReferenceDate)
         case (.string(let a), .string(let b)): return bytes(a.utf8, b.utf8)
         case (.uri(let a), .uri(let b)): return bytes(a.absoluteString.utf8, b.absoluteString.utf8)
+        // URLs compare with strings as their text, as the store compares the TEXT columns.
+        case (.uri(let a), .string(let b)): return bytes(a.absoluteString.utf8, b.utf8)
+        case (.string(let a), .uri(let b)): return bytes(a.utf8, b.absoluteString.utf8)
         case (.data(let a), .data(let b)): return bytes(a, b)
         case (.uuid(let a), .uuid(let b)): return bytes(a.bytes, b.bytes)
         case (.object(let a), .object(let b)): return order(a.key, b.key)
@@ -75,6 +78,15 @@ extension PropertyValue {
         case .double(let value): value
         case .boolean(let value): value ? 1 : 0
         case .decimal(let value): NSDecimalNumber(decimal: value).doubleValue
+        default: nil
+        }
+    }
+
+    /// The text of a string or URL, for string operators and `[c]`/`[d]` comparisons.
+    package var text: String? {
+        switch self {
+        case .string(let string): string
+        case .uri(let url): url.absoluteString
         default: nil
         }
     }

@@ -55,9 +55,9 @@ extension PropertyValue {
             if let integer = exactInteger(value), integer == 0 || integer == 1 { return .boolean(integer == 1) }
             return nil
         case .stringAttributeType:
-            if let string = value as? String { return .string(string) }
-            if let substring = value as? Substring { return .string(String(substring)) }
-            return nil
+            let text = (value as? String) ?? (value as? Substring).map(String.init)
+            guard let text, !text.containsNUL else { return nil }
+            return .string(text)
         case .dateAttributeType:
             return (value as? Date).map { .date($0) }
         case .binaryDataAttributeType:
@@ -69,6 +69,16 @@ extension PropertyValue {
         case .URIAttributeType:
             return (value as? URL).map { .uri($0) }
         }
+    }
+
+    /// Why `value` cannot be stored in an attribute of `type`, in words, for error messages.
+    package static func refusal(of value: Any?, for attributeType: AttributeType) -> String {
+        let unwrapped = flattenOptional(value)
+        if attributeType == .stringAttributeType, let text = unwrapped as? String, text.containsNUL {
+            return "the string contains a NUL character (U+0000), which stores cannot hold without truncating it"
+        }
+        let shown = unwrapped.map { "\(type(of: $0)) value \(String(describing: $0))" } ?? "nil"
+        return "\(shown) is not a valid \(attributeType)"
     }
 
     /// The value as Core Data's key-value coding returns it: `NSNumber` for numbers and
@@ -170,4 +180,9 @@ private func decimalValue(_ value: Any) -> Decimal? {
     if let number = value as? NSDecimalNumber { return number.decimalValue }
     if let number = value as? NSNumber { return number.decimalValue }
     return nil
+}
+
+extension String {
+    /// Whether the string holds U+0000, which SQLite text (bound as C strings) would cut short.
+    var containsNUL: Bool { utf8.contains(0) }
 }

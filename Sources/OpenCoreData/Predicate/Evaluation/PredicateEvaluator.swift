@@ -142,21 +142,28 @@ struct PredicateEvaluator {
             var kind = 0 // 0 integers, 1 doubles, 2 decimals
             for value in values {
                 switch value {
-                case .integer(let integer): integerSum &+= integer; doubleSum += Double(integer); decimalSum += Decimal(integer)
+                case .integer(let integer):
+                    // Past Int64, the sum goes on in floating point (SQLite's SUM would throw).
+                    let (sum, overflow) = integerSum.addingReportingOverflow(integer)
+                    integerSum = sum
+                    if overflow { kind = max(kind, 1) }
+                    doubleSum += Double(integer); decimalSum += Decimal(integer)
                 case .boolean(let bool): integerSum &+= bool ? 1 : 0; doubleSum += bool ? 1 : 0; decimalSum += bool ? 1 : 0
                 case .double(let double): kind = max(kind, 1); doubleSum += double
                 case .decimal(let decimal): kind = 2; decimalSum += decimal
                 default: break
                 }
             }
+            // SQLite has no NaN (it stores and returns NULL): +inf + -inf is nil on both sides.
             if function == .avg {
                 guard !values.isEmpty else { return .null }
                 if kind == 2 { return .decimal(decimalSum / Decimal(values.count)) }
-                return .double(doubleSum / Double(values.count))
+                let average = doubleSum / Double(values.count)
+                return average.isNaN ? .null : .double(average)
             }
             switch kind {
             case 0: return .integer(integerSum)
-            case 1: return .double(doubleSum)
+            case 1: return doubleSum.isNaN ? .null : .double(doubleSum)
             default: return .decimal(decimalSum)
             }
         }
@@ -180,7 +187,7 @@ struct PredicateEvaluator {
             guard case .collection(let elements) = rhs else { return false }
             return elements.contains { equal(lhs, $0, options) }
         case .contains, .beginsWith, .endsWith, .like, .matches:
-            guard case .scalar(.string(let value)) = lhs, case .scalar(.string(let pattern)) = rhs,
+            guard case .scalar(let left) = lhs, case .scalar(let right) = rhs, let value = left.text, let pattern = right.text,
                   let operation = StringMatching.Operation(op) else { return false }
             return StringMatching.match(operation, value: value, pattern: pattern, options: options)
         }
@@ -206,7 +213,7 @@ struct PredicateEvaluator {
     }
 
     private static func compareScalars(_ left: PropertyValue, _ right: PropertyValue, _ options: FetchPredicate.Options) -> Int {
-        if !options.isEmpty, case .string(let a) = left, case .string(let b) = right {
+        if !options.isEmpty, let a = left.text, let b = right.text {
             return StringMatching.compareBytes(StringMatching.fold(a, options), StringMatching.fold(b, options))
         }
         return PropertyValue.compare(left, right)

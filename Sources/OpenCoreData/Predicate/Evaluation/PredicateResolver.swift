@@ -108,6 +108,9 @@ struct PredicateResolver {
 
     /// A constant converted to the type it is compared with, or an error naming both.
     private func fit(_ value: PropertyValue, to kind: ValueKind, name: String, op: FetchPredicate.Operator) throws -> PropertyValue {
+        if case .string(let text) = value, text.containsNUL {
+            throw mismatch("the string compared with \(describe(name)) contains a NUL character (U+0000), which no stored string can hold", name)
+        }
         switch (kind, value) {
         case (_, .null), (.any, _), (.null, _):
             return value
@@ -138,8 +141,14 @@ struct PredicateResolver {
         case (.decimalAttributeType, .decimal): return value
         case (_, .integer), (_, .double), (_, .boolean):
             return type.isNumeric ? value : nil
-        case (_, .decimal):
-            return type.isNumeric ? value : nil
+        case (_, .decimal(let decimal)):
+            // A decimal against another number becomes an integer or a double: the store keeps
+            // decimals as TEXT, which a count, a sum or an average (no column affinity) would
+            // order after every number. Both sides then compare the same converted value.
+            guard type.isNumeric else { return nil }
+            let integer = NSDecimalNumber(decimal: decimal).int64Value
+            if Decimal(integer) == decimal { return .integer(integer) }
+            return .double(NSDecimalNumber(decimal: decimal).doubleValue)
         case (.stringAttributeType, .string), (.dateAttributeType, .date), (.binaryDataAttributeType, .data),
              (.UUIDAttributeType, .uuid), (.URIAttributeType, .uri):
             return value
