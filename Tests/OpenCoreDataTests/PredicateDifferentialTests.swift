@@ -155,23 +155,13 @@ struct FuzzExclusions: Sendable {
 
 // MARK: - Random numbers
 
-/// SplitMix64: small, fast and reproducible from a 64-bit seed.
-struct PDRandom: RandomNumberGenerator {
-    var state: UInt64
+typealias PDRandom = SplitMix64
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Helpers the generators draw with.
+extension SplitMix64 {
     /// A seed derived from a parent seed and a number, for reproducing one part alone.
     static func derive(_ seed: UInt64, _ number: UInt64) -> UInt64 {
-        var generator = PDRandom(seed: seed ^ (number &* 0xD6E8_FEB8_6659_FD93))
+        var generator = SplitMix64(seed: seed ^ (number &* 0xD6E8_FEB8_6659_FD93))
         return generator.next()
     }
 

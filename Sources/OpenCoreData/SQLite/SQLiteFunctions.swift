@@ -40,8 +40,8 @@ enum SQLiteFunctions {
             guard let lhs = value(0), let rhs = value(2) else { return nil }
             return PropertyValue.compare(lhs, rhs).signum()
         })
-        db.add(function: DatabaseFunction(sum, argumentCount: 1, pure: true, aggregate: SumAggregate.self))
-        db.add(function: DatabaseFunction(avg, argumentCount: 1, pure: true, aggregate: AverageAggregate.self))
+        db.add(function: DatabaseFunction(sum, argumentCount: 1, pure: true, aggregate: EvaluatorAggregate<SumChoice>.self))
+        db.add(function: DatabaseFunction(avg, argumentCount: 1, pure: true, aggregate: EvaluatorAggregate<AverageChoice>.self))
         db.add(function: DatabaseFunction(fold, argumentCount: 2, pure: true) { arguments in
             guard let text = String.fromDatabaseValue(arguments[0]) else { return nil }
             return StringMatching.fold(text, options(arguments[1]))
@@ -82,7 +82,8 @@ enum SQLiteFunctions {
     }
 }
 
-private struct SumAggregate: DatabaseAggregate {
+/// `@sum` or `@avg` over a group, computed by the evaluator's own code.
+private struct EvaluatorAggregate<Function: AggregateFunctionChoice>: DatabaseAggregate {
     var values: [PropertyValue] = []
 
     mutating func step(_ arguments: [DatabaseValue]) {
@@ -90,18 +91,19 @@ private struct SumAggregate: DatabaseAggregate {
     }
 
     func finalize() -> (any DatabaseValueConvertible)? {
-        SQLiteFunctions.result(PredicateEvaluator.aggregate(.sum, values))
+        SQLiteFunctions.result(PredicateEvaluator.aggregate(Function.function, values))
     }
 }
 
-private struct AverageAggregate: DatabaseAggregate {
-    var values: [PropertyValue] = []
+/// Which aggregate an ``EvaluatorAggregate`` computes (GRDB makes aggregates with `init()`).
+private protocol AggregateFunctionChoice {
+    static var function: ResolvedKeyPath.AggregateFunction { get }
+}
 
-    mutating func step(_ arguments: [DatabaseValue]) {
-        if let value = SQLiteFunctions.number(arguments[0]) { values.append(value) }
-    }
+private enum SumChoice: AggregateFunctionChoice {
+    static var function: ResolvedKeyPath.AggregateFunction { .sum }
+}
 
-    func finalize() -> (any DatabaseValueConvertible)? {
-        SQLiteFunctions.result(PredicateEvaluator.aggregate(.avg, values))
-    }
+private enum AverageChoice: AggregateFunctionChoice {
+    static var function: ResolvedKeyPath.AggregateFunction { .avg }
 }
