@@ -57,6 +57,14 @@ struct ContextEvent {
     var updatedIDs: Set<ManagedObjectID> = []
     var deletedIDs: Set<ManagedObjectID> = []
     var changedKeysByID: [ManagedObjectID: Set<String>] = [:]
+    /// For objects-did-change: the changes were made by merging another context's save, which
+    /// observers hear about again, by ID, in the did-merge event that follows.
+    var causedByMerge = false
+    /// For did-merge and did-save: the save, with snapshots of new values and pre-images.
+    var savedChanges: SavedChanges?
+    /// Temporary IDs that became permanent (a save, or obtainPermanentIDs). Observers only: no
+    /// notification is posted for this.
+    var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
 
     init(kind: ContextChanges.Kind) {
         self.kind = kind

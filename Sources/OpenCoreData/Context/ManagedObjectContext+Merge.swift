@@ -74,7 +74,11 @@ extension ManagedObjectContext {
     func mergeSavedChanges(_ changes: SavedChanges, reportingUpdated extraUpdated: [ManagedObjectID] = []) {
         assertOnQueue()
         if changes.source == ObjectIdentifier(self) { return }
+        // This context's own changes are reported on their own first, so that observers can tell
+        // them from what the merge changes.
+        processPendingChanges()
         var event = ContextEvent(kind: .didMerge)
+        event.savedChanges = changes
         event.insertedIDs = Set(changes.inserted.map(\.objectID))
         event.updatedIDs = Set(changes.updated.map(\.objectID) + extraUpdated)
         event.deletedIDs = Set(changes.deleted)
@@ -91,6 +95,7 @@ extension ManagedObjectContext {
             event.refreshed.insert(object)
         }
         applyToManyChanges(changes.toManyChanges, committing: true)
+        pendingChangesComeFromMerge = !pending.isEmpty
         processPendingChanges()
         deliver(event)
         notifyChildren(of: changes, except: nil)

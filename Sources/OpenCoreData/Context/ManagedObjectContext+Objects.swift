@@ -107,6 +107,9 @@ extension ManagedObjectContext {
             reregister(object, as: new)
             idAliases[old] = new
         }
+        var event = ContextEvent(kind: .objectsDidChange)
+        event.permanentIDs = mapping
+        deliverToObservers(event)
         for child in children.compactMap(\.context) {
             child.perform { child.applyIDMapping(mapping) }
         }

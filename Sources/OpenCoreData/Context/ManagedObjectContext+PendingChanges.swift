@@ -45,6 +45,8 @@ extension ManagedObjectContext {
         event.refreshed = pending.refreshed
         event.invalidated = pending.invalidated
         event.updated = pending.updated.subtracting(pending.deleted).subtracting(pending.inserted)
+        event.causedByMerge = pendingChangesComeFromMerge
+        pendingChangesComeFromMerge = false
         for object in pending.updated.union(pending.inserted).union(pending.deleted) {
             if !object.eventValues.isEmpty {
                 let id = ObjectIdentifier(object)
@@ -86,11 +88,16 @@ extension ManagedObjectContext {
     // MARK: Delivery
 
     /// Hands an event to observers, then posts it as a notification and to async sequences.
-    func deliver(_ event: ContextEvent, savedChanges: SavedChanges? = nil) {
+    func deliver(_ event: ContextEvent) {
         deliveringEvent = event
         defer { deliveringEvent = nil }
         for observer in observers.values { observer(event) }
-        postNotification(for: event, savedChanges: savedChanges)
+        postNotification(for: event, savedChanges: event.savedChanges)
         yield(event.changes)
+    }
+
+    /// Hands an event to observers only: for bookkeeping events with no Core Data notification.
+    func deliverToObservers(_ event: ContextEvent) {
+        for observer in observers.values { observer(event) }
     }
 }

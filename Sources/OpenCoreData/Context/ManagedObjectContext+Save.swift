@@ -141,6 +141,7 @@ extension ManagedObjectContext {
         var saved = collectSavedChanges()
         saved.permanentIDs = permanentIDs
         var event = ContextEvent(kind: .didSave)
+        event.savedChanges = saved
         event.inserted = insertedSet
         event.updated = updated
         event.deleted = deletedSet
@@ -159,7 +160,7 @@ extension ManagedObjectContext {
         changedSet = []
         deletedSet = []
         for object in savedObjects { object.didSave() }
-        deliver(event, savedChanges: saved)
+        deliver(event)
         return saved
     }
 }

@@ -9,6 +9,9 @@ package struct SavedChanges: Sendable {
     package var changedKeys: [ManagedObjectID: Set<String>] = [:]
     /// Objects added to and removed from to-many relationships.
     package var toManyChanges: [ToManyChange] = []
+    /// The stored rows that updated and deleted objects had before this save, for observers that
+    /// need old values of objects they never loaded.
+    package var preImages: [ManagedObjectID: RowSnapshot] = [:]
     /// Temporary IDs that became permanent in this save.
     package var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
     /// The context that saved, which does not merge its own save.

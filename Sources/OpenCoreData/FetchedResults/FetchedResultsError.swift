@@ -8,13 +8,13 @@ public struct FetchedResultsError: CoreDataCodedError {
 
     /// The request has no sort descriptors (Core Data raises an exception).
     public static let missingSortDescriptors = CoreDataErrorCode(140401, "missingSortDescriptors")
-    /// The section key path is not the first sort descriptor's key, so sections could not follow
-    /// the sort order (Core Data silently mis-sections in this case).
-    public static let sectionKeyMismatch = CoreDataErrorCode(140402, "sectionKeyMismatch")
     /// Objects came in an order that breaks sections apart (Core Data's error 134060).
     public static let outOfOrderSection = CoreDataErrorCode(134060, "outOfOrderSection")
-    /// Dictionary results cannot be tracked for changes.
+    /// Dictionary results cannot be tracked for changes; count results cannot be shown.
     public static let unsupportedResultType = CoreDataErrorCode(140403, "unsupportedResultType")
+    /// ``AnyFetchedResultsController/performFetch()`` was called from a delegate callback, in the
+    /// middle of a change batch (Core Data would start a nested batch there).
+    public static let fetchDuringChangeDelivery = CoreDataErrorCode(140404, "fetchDuringChangeDelivery")
 
     init(_ code: CoreDataErrorCode, _ message: String) {
         self.code = code

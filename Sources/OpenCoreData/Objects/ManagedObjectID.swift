@@ -31,7 +31,8 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Cust
         self.key = primaryKey
     }
 
-    private init(temporaryFor entity: EntityDescription, serial: Int64) {
+    /// The temporary ID with this serial number (the same ID ``makeTemporary(for:)`` made).
+    init(temporaryFor entity: EntityDescription, serial: Int64) {
         self.entity = entity
         self.storeIdentifier = nil
         self.key = serial

@@ -89,11 +89,21 @@ final class Department: ManagedObject {
     @Managed(inverse: "department", deleteRule: .deny) var employees: Set<Employee>
 }
 
+/// A row for the fetched results fuzzer: a section key that may be nil, sort keys with ties, a
+/// flag the predicate reads, and a note nothing reads.
+final class Card: ManagedObject {
+    @Managed var deck: String?
+    @Managed var rank: Int32 = 0
+    @Managed var title: String = ""
+    @Managed var visible: Bool = true
+    @Managed var note: String?
+}
+
 enum Fixtures {
     static func model() throws -> ManagedObjectModel {
         try ManagedObjectModel(managedObjectClasses: [
             Team.self, Player.self, Coach.self, Club.self, Sample.self, CDCar.self, Item.self,
-            Person.self, Employee.self, Department.self,
+            Person.self, Employee.self, Department.self, Card.self,
         ])
     }
 }

@@ -1,0 +1,177 @@
+import Foundation
+
+/// Following the context: which events the controller hears, and how it reports each batch.
+extension AnyFetchedResultsController {
+    var hasSubscribers: Bool {
+        subscriberLock.withLock { !changeSubscribers.isEmpty || !snapshotSubscribers.isEmpty }
+    }
+
+    /// Samples the delegate's form, as Core Data samples its methods when it is set.
+    func delegateDidChange() {
+        switch delegate {
+        case nil:
+            delegateForm = .none
+        case is any FetchedResultsControllerSnapshotDelegate:
+            delegateForm = .snapshot
+        case is any FetchedResultsControllerDifferenceDelegate where sectionNameKeyPath == nil:
+            delegateForm = .difference
+        case is any FetchedResultsControllerDifferenceDelegate:
+            Log.context.warning("Difference delegate method is not supported when fetched results controller is configured with a sectionNameKeyPath; the classic callbacks are used")
+            delegateForm = .classic
+        default:
+            delegateForm = .classic
+        }
+        if dictionaryResults != nil, delegateForm != .none {
+            Log.context.error("a fetched results controller does not support both change tracking and fetch requests with dictionary results; its results will not change")
+        }
+        updateTracking()
+    }
+
+    /// Listens to the context while someone hears the changes.
+    func updateTracking() {
+        let wantsTracking = delegateForm != .none || hasSubscribers
+        if wantsTracking, observerToken == nil {
+            observerToken = managedObjectContext.addObserver { [weak self] event in self?.contextDidChange(event) }
+        } else if !wantsTracking, let observerToken {
+            managedObjectContext.removeObserver(observerToken)
+            self.observerToken = nil
+        }
+    }
+
+    private func contextDidChange(_ event: ContextEvent) {
+        guard engine != nil else { return }
+        if delegate == nil, delegateForm != .none {
+            // The delegate went away: stop tracking, as Core Data does at the next batch.
+            delegateForm = .none
+            updateTracking()
+            guard hasSubscribers else { return }
+        }
+        if isDeliveringChanges {
+            // A delegate saved or fetched: the event is handled once this batch is delivered, so
+            // batches never nest.
+            deferredEvents.append(event)
+            return
+        }
+        process(event)
+        while !deferredEvents.isEmpty {
+            process(deferredEvents.removeFirst())
+        }
+    }
+
+    private func process(_ event: ContextEvent) {
+        guard let engine else { return }
+        // Core Data reads the request's predicate again for every batch.
+        do {
+            engine.predicate = try currentRequest().predicate()?.resolved(for: engine.configuration.plan.entity)
+        } catch {
+            Log.context.error("the fetch request's predicate no longer fits: \(error); changes are classified with the previous one")
+        }
+        let batch: FetchedResultsEngine.PreparedBatch
+        do {
+            guard let prepared = try engine.prepare(event) else { return }
+            batch = prepared
+        } catch {
+            Log.context.error("a fetched results controller could not process changes: \(error); call performFetch() to reload it")
+            return
+        }
+        for row in batch.classified.outOfOrderRows {
+            Log.context.error("\(engine.coding.objectID(for: row.rowKey)) has section name '\(row.sectionName)', out of order where its sort keys place it; it is shown in section '\(row.shownInSection)'. Objects must be sorted by section name (Core Data error 134060)")
+        }
+        isDeliveringChanges = true
+        defer { isDeliveringChanges = false }
+        deliver(batch, engine: engine)
+    }
+
+    private func deliver(_ batch: FetchedResultsEngine.PreparedBatch, engine: FetchedResultsEngine) {
+        let classified = batch.classified
+        let hasClassicChanges = !classified.sectionChanges.isEmpty || !classified.rowChanges.isEmpty
+        let oldIndex = engine.index
+        if delegateForm == .classic, hasClassicChanges {
+            delegate?.controllerWillChangeContent(self)
+        }
+        engine.apply(batch) { [unowned self] in resolvedIndexTitle(forSectionName: $0) }
+        let index = engine.index
+        switch delegateForm {
+        case .classic where hasClassicChanges:
+            guard let delegate else { break }
+            for change in classified.sectionChanges {
+                let info = change.type == .insert ? sectionInfo(at: change.index, in: index)
+                    : FetchedSection(name: change.name, indexTitle: oldIndex.sections[change.index].indexTitle, numberOfObjects: 0) { [] }
+                delegate.controller(self, didChange: info, atSectionIndex: change.index, for: change.type)
+            }
+            for change in classified.rowChanges {
+                let rowKey = change.newRowKey ?? change.oldRowKey ?? 0
+                let object: Any = engine.configuration.returnsObjectIDs ? engine.coding.objectID(for: rowKey)
+                    : batch.objects[rowKey] ?? objects?.object(forRowKey: rowKey) ?? engine.coding.objectID(for: rowKey)
+                delegate.controller(self, didChange: object, at: change.from.map(Self.indexPath), for: change.type,
+                                    newIndexPath: change.to.map(Self.indexPath))
+            }
+            delegate.controllerDidChangeContent(self)
+        case .snapshot:
+            (delegate as? any FetchedResultsControllerSnapshotDelegate)?
+                .controller(self, didChangeContentWith: snapshot(of: index, coding: engine.coding, reloading: classified))
+        case .difference:
+            if let difference = Self.difference(of: classified, coding: engine.coding) {
+                (delegate as? any FetchedResultsControllerDifferenceDelegate)?.controller(self, didChangeContentWith: difference)
+            }
+        default:
+            break
+        }
+        if hasClassicChanges { publish(Self.changes(of: classified, coding: engine.coding)) }
+        if hasSnapshotSubscribers { publish(snapshot(of: index, coding: engine.coding, reloading: classified)) }
+    }
+
+    /// After a fetch: the snapshot delegate and snapshot sequences receive the contents.
+    func deliverFetchedContents() {
+        guard let engine else { return }
+        if delegateForm == .snapshot {
+            (delegate as? any FetchedResultsControllerSnapshotDelegate)?
+                .controller(self, didChangeContentWith: snapshot(of: engine.index, coding: engine.coding, reloading: nil))
+        }
+        if hasSnapshotSubscribers { publish(snapshot(of: engine.index, coding: engine.coding, reloading: nil)) }
+    }
+
+    // MARK: Forms of a batch
+
+    static func indexPath(_ path: ClassifiedBatch.RowPath) -> IndexPath {
+        IndexPath(row: path.row, section: path.section)
+    }
+
+    static func changes(of batch: ClassifiedBatch, coding: RowKeyCoding) -> FetchedResultsChanges {
+        FetchedResultsChanges(
+            sectionChanges: batch.sectionChanges.map { .init(type: $0.type, sectionIndex: $0.index, name: $0.name) },
+            objectChanges: batch.rowChanges.map { change in
+                .init(type: change.type, objectID: coding.objectID(for: change.newRowKey ?? change.oldRowKey ?? 0),
+                      indexPath: change.from.map(indexPath), newIndexPath: change.to.map(indexPath))
+            })
+    }
+
+    func snapshot(of index: ResultIndex, coding: RowKeyCoding, reloading batch: ClassifiedBatch?) -> FetchedResultsSnapshot {
+        let sections = index.sections.map { section in
+            (identifier: sectionNameKeyPath == nil ? FetchedResultsSnapshot.unsectionedIdentifier : section.name,
+             items: section.rows.map(coding.objectID(for:)))
+        }
+        let reloaded = (batch?.rowChanges ?? []).filter { $0.type == .update || $0.type == .move }
+            .compactMap { $0.newRowKey.map(coding.objectID(for:)) }
+        return FetchedResultsSnapshot(sections: sections, reloadedItemIdentifiers: reloaded)
+    }
+
+    /// The batch as a difference of the single section's rows: inserts, removes, and an
+    /// associated remove and insert for every object that moved, changed, or changed ID.
+    static func difference(of batch: ClassifiedBatch, coding: RowKeyCoding) -> CollectionDifference<ManagedObjectID>? {
+        var changes: [CollectionDifference<ManagedObjectID>.Change] = []
+        for change in batch.rowChanges + batch.identifierChanges {
+            let from = change.from?.row
+            let to = change.to?.row ?? (change.type == .update ? from : nil)
+            if let from, let oldKey = change.oldRowKey {
+                changes.append(.remove(offset: from, element: coding.objectID(for: oldKey), associatedWith: change.type == .delete ? nil : to))
+            }
+            if let to, let newKey = change.newRowKey {
+                changes.append(.insert(offset: to, element: coding.objectID(for: newKey), associatedWith: change.type == .insert ? nil : from))
+            }
+        }
+        let difference = CollectionDifference(changes)
+        if difference == nil { Log.context.error("a fetched results controller made an inconsistent difference; call performFetch() to reload it") }
+        return difference
+    }
+}

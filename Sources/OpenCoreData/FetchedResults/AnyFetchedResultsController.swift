@@ -1,0 +1,247 @@
+import Foundation
+
+/// What every fetched results controller is, whatever its result type: the class delegates
+/// receive. Create a ``FetchedResultsController`` instead.
+///
+/// Use a controller on its context's queue, as the context. Its delegate is called there,
+/// synchronously, inside the `processPendingChanges()`, `save()` or merge that caused a change.
+open class AnyFetchedResultsController: @unchecked Sendable {
+    /// The context the controller fetches in and follows.
+    public let managedObjectContext: ManagedObjectContext
+    /// The key path section names come from; nil for one section.
+    public let sectionNameKeyPath: String?
+    /// The name of the on-disk cache of the sections; nil for none.
+    public let cacheName: String?
+
+    /// Receives the controller's changes; held weakly. Setting it turns change tracking on (or
+    /// off, for nil) from now on: changes made while it was nil are not replayed, so call
+    /// ``performFetch()`` after setting it back. Which callbacks it receives depends on the
+    /// protocol it adopts (see ``FetchedResultsControllerDelegate``).
+    public weak var delegate: (any FetchedResultsControllerDelegate)? {
+        didSet { delegateDidChange() }
+    }
+
+    var engine: FetchedResultsEngine?
+    var objects: ResultObjects?
+    /// Results of a dictionary request, which are fetched but not followed.
+    var dictionaryResults: [Any]?
+    var delegateForm = DelegateForm.none
+    var observerToken: ObserverToken?
+    /// Events heard while a batch was being delivered, processed once it is delivered.
+    var deferredEvents: [ContextEvent] = []
+    var isDeliveringChanges = false
+    var changeSubscribers: [UUID: AsyncStream<FetchedResultsChanges>.Continuation] = [:]
+    var snapshotSubscribers: [UUID: AsyncStream<FetchedResultsSnapshot>.Continuation] = [:]
+    let subscriberLock = NSLock()
+
+    init(context: ManagedObjectContext, sectionNameKeyPath: String?, cacheName: String?) {
+        managedObjectContext = context
+        self.sectionNameKeyPath = sectionNameKeyPath
+        self.cacheName = cacheName
+    }
+
+    deinit {
+        if let observerToken {
+            let context = managedObjectContext
+            context.perform { context.removeObserver(observerToken) }
+        }
+        subscriberLock.withLock {
+            for continuation in changeSubscribers.values { continuation.finish() }
+            for continuation in snapshotSubscribers.values { continuation.finish() }
+        }
+    }
+
+    /// The request, without its result type; overridden by ``FetchedResultsController``.
+    func currentRequest() -> AnyFetchRequest {
+        preconditionFailure("AnyFetchedResultsController is abstract; create a FetchedResultsController")
+    }
+
+    // MARK: Fetching
+
+    /// Fetches the results and their sections; the controller then follows changes if it has a
+    /// delegate (or an async sequence is read).
+    ///
+    /// With a snapshot delegate, the delegate receives the contents before this returns. With a
+    /// ``cacheName`` whose cache is valid (written after the last save to the store, for the same
+    /// request and model), nothing is fetched.
+    ///
+    /// - Throws: ``FetchedResultsError/missingSortDescriptors`` without sort descriptors;
+    ///   ``FetchedResultsError/outOfOrderSection`` when section names do not follow the sort
+    ///   order; ``FetchedResultsError/unsupportedResultType`` for dictionary results with change
+    ///   tracking, or count results; ``FetchedResultsError/fetchDuringChangeDelivery`` when called
+    ///   from a delegate callback; and the errors of ``ManagedObjectContext/fetch(_:)``. After an
+    ///   error the controller has no results.
+    public func performFetch() throws {
+        managedObjectContext.assertOnQueue()
+        guard !isDeliveringChanges else {
+            throw FetchedResultsError(FetchedResultsError.fetchDuringChangeDelivery,
+                                      "performFetch() was called while the controller was reporting changes; call it after controllerDidChangeContent returns")
+        }
+        engine = nil
+        objects = nil
+        dictionaryResults = nil
+        let request = currentRequest()
+        do {
+            if request.resultType() == .dictionaryResultType {
+                try fetchDictionaries(request)
+                return
+            }
+            let configuration = try FetchedResultsConfiguration(request: request, sectionNameKeyPath: sectionNameKeyPath,
+                                                                context: managedObjectContext)
+            let coding = RowKeyCoding(entities: configuration.plan.entities,
+                                      storeIdentifier: try managedObjectContext.persistentStoreCoordinator?.store().identifier ?? "")
+            let index = try InitialFetch(configuration: configuration, context: managedObjectContext, coding: coding,
+                                         indexTitle: { [unowned self] in resolvedIndexTitle(forSectionName: $0) }).run()
+            engine = FetchedResultsEngine(configuration: configuration, context: managedObjectContext, coding: coding, index: index)
+            objects = ResultObjects(context: managedObjectContext, coding: coding, configuration: configuration)
+        } catch {
+            engine = nil
+            objects = nil
+            throw error
+        }
+        updateTracking()
+        deliverFetchedContents()
+    }
+
+    /// Dictionary results are fetched as Core Data fetches them, and not followed.
+    private func fetchDictionaries(_ request: AnyFetchRequest) throws {
+        guard delegateForm == .none, !hasSubscribers else {
+            throw FetchedResultsError(FetchedResultsError.unsupportedResultType,
+                                      "a fetched results controller does not support both change tracking and fetch requests with dictionary results; remove the delegate, or fetch objects")
+        }
+        guard request.sortDescriptors() != nil else {
+            throw FetchedResultsError(FetchedResultsError.missingSortDescriptors,
+                                      "a fetched results controller needs a fetch request with sort descriptors; set sortDescriptors, to [] if the order does not matter")
+        }
+        let results = try request.fetchAll(managedObjectContext)
+        var sections: [ResultIndex.Section] = []
+        for (offset, result) in results.enumerated() {
+            let value = sectionNameKeyPath.flatMap { (result as? NSDictionary)?.value(forKey: $0) }
+            let name = sectionNameKeyPath == nil ? "" : value.map { "\($0)" } ?? ""
+            if sections.last?.name == name {
+                sections[sections.count - 1].rows.insert(Int64(offset), at: sections[sections.count - 1].rows.count)
+            } else {
+                guard !sections.contains(where: { $0.name == name }) else { throw FetchedResultsError.outOfOrder(index: offset, name: name) }
+                sections.append(.init(name: name, indexTitle: resolvedIndexTitle(forSectionName: name), rows: RowList([Int64(offset)])))
+            }
+        }
+        if sectionNameKeyPath == nil, sections.isEmpty { sections = [.init(name: "", indexTitle: nil, rows: RowList())] }
+        dictionaryIndex = ResultIndex(sections: sections)
+        dictionaryResults = results
+    }
+
+    var dictionaryIndex: ResultIndex?
+
+    /// The current index, whichever kind of results the controller holds.
+    var currentIndex: ResultIndex? {
+        dictionaryResults != nil ? dictionaryIndex : engine?.index
+    }
+
+    func result(at position: Int, in index: ResultIndex) -> Any {
+        if let dictionaryResults { return dictionaryResults[Int(index.rowKey(at: position))] }
+        guard let objects else { preconditionFailure("cannot access fetched objects before -performFetch:") }
+        return objects.result(at: position, in: index)
+    }
+
+    // MARK: Sections
+
+    /// The sections, in order; nil before ``performFetch()``. Each read returns new values that
+    /// later changes do not alter.
+    public var sections: [any FetchedResultsSectionInfo]? {
+        managedObjectContext.assertOnQueue()
+        guard let index = currentIndex else { return nil }
+        return index.sections.indices.map { sectionInfo(at: $0, in: index) }
+    }
+
+    func sectionInfo(at section: Int, in index: ResultIndex) -> FetchedSection {
+        let start = index.position(section: section, row: 0)
+        let count = index.sections[section].rows.count
+        return FetchedSection(name: index.sections[section].name, indexTitle: index.sections[section].indexTitle,
+                              numberOfObjects: count) { [self] in
+            (start..<(start + count)).map { result(at: $0, in: index) }
+        }
+    }
+
+    /// The index titles of the sections, in order, without nil titles and without a title equal
+    /// to the one before it; empty for an unsectioned controller.
+    open var sectionIndexTitles: [String] {
+        guard sectionNameKeyPath != nil, let index = currentIndex else { return [] }
+        var titles: [String] = []
+        for title in index.sections.compactMap(\.indexTitle) where titles.last != title {
+            titles.append(title)
+        }
+        return titles
+    }
+
+    /// The section that contributed the index title at `sectionIndex` of ``sectionIndexTitles``.
+    ///
+    /// Stops the program, as Core Data raises, when `sectionIndex` is out of range or the title
+    /// there is not `title`.
+    public func section(forSectionIndexTitle title: String, at sectionIndex: Int) -> Int {
+        let titles = sectionIndexTitles
+        precondition(titles.indices.contains(sectionIndex), "invalid Section Index offset\(sectionIndex)")
+        precondition(titles[sectionIndex] == title, "Index title at \(sectionIndex) is not equal to '\(title)'")
+        let sections = currentIndex?.sections ?? []
+        var position = -1
+        for (number, section) in sections.enumerated() {
+            guard let sectionTitle = section.indexTitle else { continue }
+            if position < 0 || titles[position] != sectionTitle { position += 1 }
+            if position == sectionIndex { return number }
+        }
+        return 0
+    }
+
+    /// The index title for a section name: the name's first character, uppercased, or nil for
+    /// an empty name. Override it to title sections differently; a delegate that implements
+    /// ``FetchedResultsControllerDelegate/controller(_:sectionIndexTitleForSectionName:)`` wins.
+    open func sectionIndexTitle(forSectionName sectionName: String) -> String? {
+        SectionNaming.defaultIndexTitle(for: sectionName)
+    }
+
+    func resolvedIndexTitle(forSectionName name: String) -> String? {
+        guard sectionNameKeyPath != nil else { return nil }
+        return delegate?.controller(self, sectionIndexTitleForSectionName: name) ?? sectionIndexTitle(forSectionName: name)
+    }
+
+    // MARK: Objects
+
+    func anyObject(at indexPath: IndexPath) -> Any {
+        managedObjectContext.assertOnQueue()
+        guard let index = currentIndex else { preconditionFailure("cannot access fetched objects before -performFetch:") }
+        precondition(indexPath.count == 2, "an index path for a fetched results controller has a section and a row")
+        precondition(index.sections.indices.contains(indexPath.section), "no section at index \(indexPath.section)")
+        precondition(indexPath.row >= 0 && indexPath.row < index.sections[indexPath.section].rows.count,
+                     "no object at index \(indexPath.row) in section at index \(indexPath.section)")
+        return result(at: index.position(section: indexPath.section, row: indexPath.row), in: index)
+    }
+
+    func anyIndexPath(forObjectID id: ManagedObjectID, object: ManagedObject?) -> IndexPath? {
+        managedObjectContext.assertOnQueue()
+        guard let engine, let position = engine.position(of: id, object: object) else { return nil }
+        let path = engine.index.path(ofPosition: position)
+        return IndexPath(row: path.row, section: path.section)
+    }
+
+    func dictionaryIndexPath(of result: Any) -> IndexPath? {
+        guard let dictionary = result as? NSDictionary, let index = dictionaryIndex,
+              let offset = dictionaryResults?.firstIndex(where: { ($0 as? NSDictionary) == dictionary }) else { return nil }
+        let path = index.path(ofPosition: offset)
+        return IndexPath(row: path.row, section: path.section)
+    }
+
+    // MARK: Cache
+
+    /// Removes the on-disk cache with this name, or every cache for nil. Live controllers keep
+    /// their results.
+    public class func deleteCache(withName name: String?) {
+        SectionCacheStore.shared.delete(named: name)
+    }
+}
+
+/// Which callbacks a delegate receives, decided when it is set (Core Data's precedence).
+enum DelegateForm {
+    case none
+    case classic
+    case snapshot
+    case difference
+}

@@ -1,0 +1,134 @@
+/// A controller's live results: the index of row keys in sections, and the processing that keeps
+/// it in step with the context, a change at a time.
+///
+/// A batch costs about k·log n for k affected objects among n results: old places are found by
+/// binary search on the keys rows were placed with (a filter answers "not among the results" for
+/// most objects outside them), new places by binary search among the rows the batch leaves alone,
+/// and the pure ``ChangeClassifier`` decides what to report.
+final class FetchedResultsEngine {
+    let configuration: FetchedResultsConfiguration
+    let context: ManagedObjectContext
+    let coding: RowKeyCoding
+    let reader: SortKeyReader
+    private(set) var index: ResultIndex
+    private var filter: RowFilter
+    /// The predicate changes are classified with: the request's, read again before each batch.
+    var predicate: ResolvedPredicate?
+
+    init(configuration: FetchedResultsConfiguration, context: ManagedObjectContext, coding: RowKeyCoding, index: ResultIndex) {
+        self.configuration = configuration
+        self.context = context
+        self.coding = coding
+        self.index = index
+        predicate = configuration.plan.predicate
+        reader = SortKeyReader(sortKeys: configuration.plan.sortKeys, coding: coding, context: context)
+        filter = RowFilter(index.allRowKeys, expectedCount: index.count)
+    }
+
+    /// A batch ready to be reported and applied.
+    struct PreparedBatch {
+        let classified: ClassifiedBatch
+        /// The sort keys of the rows the batch places.
+        let newKeys: [Int64: SortKeyReader.Key]
+        /// The objects the batch names, by row key, for the delegate.
+        let objects: [Int64: ManagedObject]
+    }
+
+    // MARK: Change processing
+
+    /// What a context event changes in the results, without changing anything yet; nil when it
+    /// changes nothing.
+    func prepare(_ event: ContextEvent) throws -> PreparedBatch? {
+        guard let rows = try AffectedRowCollector(engine: self).rows(of: event), !rows.isEmpty else { return nil }
+        let removals = try oldPositions(of: rows)
+        var search = PositionSearch(index: index, reader: reader)
+        search.removedPositions = removals.map(\.position).sorted()
+
+        var placed: [(row: AffectedRow, key: SortKeyReader.Key, section: String)] = []
+        let evaluator = PredicateEvaluator()
+        for row in rows {
+            guard let object = row.object, !object.isDeleted, object.managedObjectContext === context else { continue }
+            if let predicate, !evaluator.evaluate(predicate, on: object) { continue }
+            let section = configuration.section.map { $0.name(of: $0.value(of: object)) } ?? ""
+            placed.append((row, reader.currentValues(of: object), section))
+        }
+        let gaps = try search.lowerBounds(of: placed.map { ($0.key, $0.row.rowKey) })
+        let order = placed.indices.sorted { lhs, rhs in
+            if gaps[lhs] != gaps[rhs] { return gaps[lhs] < gaps[rhs] }
+            return reader.precedes(placed[lhs].key, placed[lhs].row.rowKey, placed[rhs].key, placed[rhs].row.rowKey)
+        }
+        let placements = order.map { index in
+            ChangeClassifier.Placement(rowKey: placed[index].row.rowKey, previousRowKey: placed[index].row.previousRowKey,
+                                       gap: gaps[index], sectionName: placed[index].section,
+                                       keysChanged: placed[index].row.keysChanged, reportsUpdate: placed[index].row.reportsUpdate)
+        }
+        let classifier = ChangeClassifier(oldSections: index.sectionShapes, isSectioned: configuration.section != nil)
+        let classified = classifier.classify(removals: removals, placements: placements)
+        guard !classified.isEmpty else { return nil }
+        var objects: [Int64: ManagedObject] = [:]
+        for row in rows {
+            if let object = row.object { objects[row.rowKey] = object }
+        }
+        return PreparedBatch(classified: classified,
+                             newKeys: Dictionary(placed.map { ($0.row.rowKey, $0.key) }, uniquingKeysWith: { first, _ in first }),
+                             objects: objects)
+    }
+
+    /// Moves the index to the batch's new contents.
+    func apply(_ batch: PreparedBatch, indexTitle: (String) -> String?) {
+        index.apply(batch.classified, indexTitle: indexTitle)
+        for change in batch.classified.rowChanges where change.type == .delete {
+            if let rowKey = change.oldRowKey { reader.forget(rowKey) }
+        }
+        for (rowKey, key) in batch.newKeys {
+            reader.remember(key, for: rowKey)
+            filter.add(rowKey)
+        }
+        if filter.needsRebuild(currentCount: index.count) {
+            filter = RowFilter(index.allRowKeys, expectedCount: index.count)
+        }
+    }
+
+    /// Old places of the affected rows that are among the results.
+    private func oldPositions(of rows: [AffectedRow]) throws -> [ChangeClassifier.Removal] {
+        let candidates = rows.filter { filter.mayContain($0.indexedRowKey) }
+        guard !candidates.isEmpty else { return [] }
+        let lookups = candidates.map { row in (key: reader.knownKey(of: row.indexedRowKey) ?? row.oldKey, rowKey: row.indexedRowKey) }
+        reader.batchOldKeys = Dictionary(lookups.compactMap { lookup in lookup.key.map { (lookup.rowKey, $0) } },
+                                         uniquingKeysWith: { first, _ in first })
+        defer { reader.batchOldKeys = [:] }
+        let positions = try PositionSearch(index: index, reader: reader).positions(of: lookups)
+        var removals: [ChangeClassifier.Removal] = []
+        var seen = Set<Int>()
+        for (lookup, position) in zip(lookups, positions) {
+            guard let position, seen.insert(position).inserted else { continue }
+            removals.append(.init(rowKey: lookup.rowKey, position: position))
+        }
+        return removals
+    }
+
+    // MARK: Reading results
+
+    func objectID(atPosition position: Int) -> ManagedObjectID {
+        coding.objectID(for: index.rowKey(at: position))
+    }
+
+    func position(ofSection section: Int, row: Int) -> Int {
+        index.position(section: section, row: row)
+    }
+}
+
+extension FetchedResultsEngine {
+    /// The position of an object among the results, found by the key it was placed with (or its
+    /// values as of the last processed changes); nil when it is not among them.
+    func position(of id: ManagedObjectID, object: ManagedObject?) -> Int? {
+        guard let rowKey = coding.rowKey(for: id), filter.mayContain(rowKey) else { return nil }
+        let key = reader.knownKey(of: rowKey) ?? object.flatMap { $0.state.isFault ? nil : reader.processedValues(of: $0) }
+        do {
+            return try PositionSearch(index: index, reader: reader).positions(of: [(key, rowKey)])[0]
+        } catch {
+            Log.context.error("finding \(id) among fetched results: \(error)")
+            return nil
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// A controller's fetch: the results' row keys in sections, without creating objects when the
+/// sections come from a stored attribute.
+///
+/// When the section key path is the first sort key and the context shows what the store has
+/// (a root context without unsaved changes), sections come from a grouped count query beside the
+/// ID query. Otherwise each row's section value is read, from rows when it is a stored attribute,
+/// from objects when it goes through a relationship or is transient; then a section name that
+/// reappears after another one fails the fetch, as in Core Data (error 134060), on every path.
+struct InitialFetch {
+    let configuration: FetchedResultsConfiguration
+    let context: ManagedObjectContext
+    let coding: RowKeyCoding
+    let indexTitle: (String) -> String?
+
+    private static let chunkSize = 500
+
+    func run() throws -> ResultIndex {
+        if let index = try groupedByCount() { return index }
+        var plan = configuration.plan
+        plan.identifiersOnly = true
+        let result = try context.matchingRows(plan, includesPendingChanges: configuration.includesPendingChanges)
+        let rowKeys = try result.ids.map(rowKey(for:))
+        guard let section = configuration.section else {
+            return ResultIndex(sections: [.init(name: "", indexTitle: nil, rows: RowList(rowKeys))])
+        }
+        let names = try sectionNames(of: result, by: section)
+        return try ResultIndex(sections: group(rowKeys, names: names))
+    }
+
+    // MARK: Grouped count
+
+    private func groupedByCount() throws -> ResultIndex? {
+        guard configuration.sectionIsFirstSortKey, let sortKey = configuration.plan.sortKeys.first,
+              let section = configuration.section, case .coordinator(let coordinator) = context.parentStore,
+              configuration.plan.limit == 0, configuration.plan.offset == 0,
+              !configuration.includesPendingChanges || !context.hasChanges else { return nil }
+        var plan = configuration.plan
+        plan.identifiersOnly = true
+        // One save lock for both queries: no save of this process falls between them.
+        let read = try coordinator.withSaveLock { () throws -> ([SectionCount], StoreFetchResult)? in
+            guard let counts = try coordinator.sectionCounts(plan, groupedBy: sortKey) else { return nil }
+            return (counts, try coordinator.fetch(plan))
+        }
+        guard let (counts, result) = read, result.residual == nil,
+              counts.reduce(0, { $0 + $1.count }) == result.ids.count else { return nil }
+        var sections: [ResultIndex.Section] = []
+        var start = 0
+        var previous: PropertyValue?
+        var seen: Set<String> = []
+        for group in counts {
+            let name = section.name(of: group.value)
+            let keys = try result.ids[start..<(start + group.count)].map(rowKey(for:))
+            start += group.count
+            // Groups that sort equal but are named apart may interleave (a case-insensitive
+            // order of case-sensitive names): only reading every row can tell.
+            if let previous, sortKey.compare(previous, group.value) == 0 { return nil }
+            previous = group.value
+            if sections.last?.name == name {
+                for key in keys { sections[sections.count - 1].rows.insert(key, at: sections[sections.count - 1].rows.count) }
+            } else {
+                guard seen.insert(name).inserted else { return nil }
+                sections.append(.init(name: name, indexTitle: indexTitle(name), rows: RowList(keys)))
+            }
+        }
+        return ResultIndex(sections: sections)
+    }
+
+    // MARK: Walking the rows
+
+    /// Each row's section name, in order.
+    private func sectionNames(of result: StoreFetchResult, by section: SectionKeyPath) throws -> [String] {
+        let rows = Dictionary(result.rows.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+        var names: [String] = []
+        names.reserveCapacity(result.ids.count)
+        for start in stride(from: 0, to: result.ids.count, by: Self.chunkSize) {
+            let ids = Array(result.ids[start..<min(start + Self.chunkSize, result.ids.count)])
+            let missing = ids.filter { rows[$0] == nil && context.registeredObject(for: $0)?.state.isFault ?? true }
+            let read = Dictionary(try storedValues(of: missing).map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+            // Objects made here live until the chunk is named, so related objects load once.
+            var objects: [ManagedObject] = []
+            for id in ids {
+                if let registered = context.registeredObject(for: id), !registered.state.isFault {
+                    names.append(section.name(of: section.value(of: registered)))
+                } else if let row = rows[id] ?? read[id] {
+                    if let value = section.value(in: row) {
+                        names.append(section.name(of: value))
+                    } else {
+                        let object = context.object(for: row, asFault: true)
+                        objects.append(object)
+                        names.append(section.name(of: section.value(of: object)))
+                    }
+                } else {
+                    names.append("")
+                }
+            }
+            withExtendedLifetime(objects) {}
+        }
+        return names
+    }
+
+    /// Rows as the fetch saw them: the parent's view, or the store's when pending changes are
+    /// left out.
+    private func storedValues(of ids: [ManagedObjectID]) throws -> [RowSnapshot] {
+        guard !ids.isEmpty else { return [] }
+        if !configuration.includesPendingChanges, let coordinator = context.persistentStoreCoordinator {
+            return try coordinator.snapshots(for: ids)
+        }
+        return try context.parentSnapshots(for: ids)
+    }
+
+    /// Consecutive rows with the same name form a section; a name that comes back fails.
+    private func group(_ rowKeys: [Int64], names: [String]) throws -> [ResultIndex.Section] {
+        var sections: [ResultIndex.Section] = []
+        var seen: Set<String> = []
+        var start = 0
+        for index in rowKeys.indices where index == rowKeys.count - 1 || names[index + 1] != names[index] {
+            let name = names[index]
+            guard seen.insert(name).inserted else {
+                let first = names[start...].firstIndex { $0 == name } ?? start
+                throw FetchedResultsError.outOfOrder(index: first, name: name)
+            }
+            sections.append(.init(name: name, indexTitle: indexTitle(name), rows: RowList(rowKeys[start...index])))
+            start = index + 1
+        }
+        return sections
+    }
+
+    private func rowKey(for id: ManagedObjectID) throws -> Int64 {
+        guard let key = coding.rowKey(for: id) else {
+            throw PersistentStoreError(PersistentStoreError.corruptStore,
+                                       "\(id) cannot be followed by a fetched results controller: its primary key is above 2^48")
+        }
+        return key
+    }
+}
+
+extension FetchedResultsError {
+    /// Core Data's error 134060, with its reason.
+    static func outOfOrder(index: Int, name: String) -> FetchedResultsError {
+        FetchedResultsError(outOfOrderSection,
+                            "The fetched object at index \(index) has an out of order section name '\(name)'. Objects must be sorted by section name")
+    }
+}

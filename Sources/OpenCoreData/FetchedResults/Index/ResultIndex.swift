@@ -1,0 +1,90 @@
+/// A controller's results as row keys in sections: what it holds instead of objects. Positions
+/// count rows across sections, in order.
+struct ResultIndex: Sendable {
+    struct Section: Sendable {
+        var name: String
+        var indexTitle: String?
+        var rows: RowList
+    }
+
+    private(set) var sections: [Section]
+    private var starts: [Int]
+    private(set) var count: Int
+
+    init(sections: [Section]) {
+        self.sections = sections
+        starts = []
+        count = 0
+        recomputeStarts()
+    }
+
+    var sectionShapes: [ChangeClassifier.OldSection] {
+        sections.map { ChangeClassifier.OldSection(name: $0.name, count: $0.rows.count) }
+    }
+
+    func rowKey(at position: Int) -> Int64 {
+        let (section, row) = path(ofPosition: position)
+        return sections[section].rows[row]
+    }
+
+    func path(ofPosition position: Int) -> (section: Int, row: Int) {
+        let section = max(0, starts.partitioningIndex { $0 > position } - 1)
+        return (section, position - starts[section])
+    }
+
+    func position(section: Int, row: Int) -> Int {
+        starts[section] + row
+    }
+
+    /// The position of a row key, by looking at every row.
+    func scanPosition(of rowKey: Int64) -> Int? {
+        for (index, section) in sections.enumerated() {
+            if let row = section.rows.firstPosition(of: rowKey) { return starts[index] + row }
+        }
+        return nil
+    }
+
+    /// Every row key, in order.
+    var allRowKeys: [Int64] {
+        var keys: [Int64] = []
+        keys.reserveCapacity(count)
+        for section in sections { keys.append(contentsOf: section.rows) }
+        return keys
+    }
+
+    /// Moves to the layout a classified batch describes.
+    ///
+    /// - Parameter indexTitle: The index title of each new section, by name.
+    mutating func apply(_ batch: ClassifiedBatch, indexTitle: (String) -> String?) {
+        let removals = batch.removedPositions.map(path(ofPosition:))
+        for (section, row) in removals.reversed() {
+            sections[section].rows.remove(at: row)
+        }
+        sections = batch.layout.map { layout in
+            if let old = layout.oldIndex { return sections[old] }
+            return Section(name: layout.name, indexTitle: indexTitle(layout.name), rows: RowList())
+        }
+        var finalStarts: [Int] = []
+        var position = 0
+        for layout in batch.layout {
+            finalStarts.append(position)
+            position += layout.count
+        }
+        for insertion in batch.insertions {
+            let section = max(0, finalStarts.partitioningIndex { $0 > insertion.position } - 1)
+            sections[section].rows.insert(insertion.rowKey, at: insertion.position - finalStarts[section])
+        }
+        recomputeStarts()
+    }
+
+    private mutating func recomputeStarts() {
+        starts = []
+        starts.reserveCapacity(sections.count)
+        var position = 0
+        for section in sections {
+            starts.append(position)
+            position += section.rows.count
+        }
+        count = position
+    }
+}
