@@ -57,7 +57,7 @@ extension ManagedObjectContext {
                 let request = makeSaveRequest()
                 if request.isEmpty { return nil }
                 switch try coordinator.save(request) {
-                case .committed(let permanentIDs):
+                case .committed(let permanentIDs, _):
                     return permanentIDs
                 case .conflicts(let conflicts):
                     try resolveConflicts(conflicts, attempt: attempt)

@@ -165,6 +165,15 @@ extension PersistentStoreCoordinator {
         try store().backend.count(plan)
     }
 
+    func sectionCounts(_ plan: StoreFetch, groupedBy key: ResolvedSortKey) throws -> [SectionCount]? {
+        try store().backend.sectionCounts(plan, groupedBy: key)
+    }
+
+    /// The store's generation: it changes with every committed save, by any process.
+    func storeGeneration() throws -> Int64 {
+        try store().backend.generation()
+    }
+
     func withSaveLock<T>(_ body: () throws -> T) rethrows -> T {
         saveLock.lock()
         defer { saveLock.unlock() }

@@ -8,8 +8,9 @@
 /// - A to-many relationship whose inverse is to-one is read through the inverse's column.
 /// - Many-to-many relationships, and to-many ones without an inverse, get a join table
 ///   `_<Entity>_<relationship>(source, source_entity, target, target_entity)`.
-/// - `_ocd_metadata` holds the store's UUID, the model's hash and schema, and entity codes;
-///   `_ocd_primary_keys` holds the last key handed out per table.
+/// - `_ocd_metadata` holds the store's UUID, the model's hash and schema, entity codes, and the
+///   store generation (from the first save on); `_ocd_primary_keys` holds the last key handed
+///   out per table.
 /// Immutable once built, and shared by every operation on the store.
 struct SQLiteSchema: @unchecked Sendable {
     struct Table {

@@ -3,31 +3,33 @@ import GRDB
 /// Reading rows: faults by key, relationship contents, fetches and counts.
 extension SQLiteStoreBackend {
     /// SQLite allows at most 32766 parameters per statement; stay well below.
-    private static let keysPerStatement = 500
+    static let keysPerStatement = 500
 
     func snapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
         let loaded = try loaded
-        let schema = loaded.schema
-        let byTable = Dictionary(grouping: ids) { ObjectIdentifier($0.entity.rootEntity) }
-        return try reading("reading objects") { db in
-            var result: [RowSnapshot] = []
-            for group in byTable.values {
-                guard let table = schema.table(for: group[0].entity) else { continue }
-                let wanted = Set(group)
-                for start in stride(from: 0, to: group.count, by: Self.keysPerStatement) {
-                    let chunk = group[start..<min(start + Self.keysPerStatement, group.count)]
-                    let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                    let sql = "SELECT \(selectList(table)) FROM \(quoted(table.name)) WHERE \"_pk\" IN (\(placeholders))"
-                    let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk.map(\.key)))
-                    while let row = try rows.next() {
-                        if let snapshot = try decode(row, loaded: loaded), wanted.contains(snapshot.objectID) {
-                            result.append(snapshot)
-                        }
+        return try reading("reading objects") { db in try snapshots(for: ids, db, loaded: loaded) }
+    }
+
+    /// The rows of these objects as `db` sees them, one `SELECT … IN` per table and chunk of
+    /// keys; rows that no longer exist are left out. Saves use it inside their transaction.
+    func snapshots(for ids: [ManagedObjectID], _ db: Database, loaded: Loaded) throws -> [RowSnapshot] {
+        var result: [RowSnapshot] = []
+        for group in Dictionary(grouping: ids, by: { ObjectIdentifier($0.entity.rootEntity) }).values {
+            guard let table = loaded.schema.table(for: group[0].entity) else { continue }
+            let wanted = Set(group)
+            for start in stride(from: 0, to: group.count, by: Self.keysPerStatement) {
+                let chunk = group[start..<min(start + Self.keysPerStatement, group.count)]
+                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let sql = "SELECT \(selectList(table)) FROM \(quoted(table.name)) WHERE \"_pk\" IN (\(placeholders))"
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk.map(\.key)))
+                while let row = try rows.next() {
+                    if let snapshot = try decode(row, loaded: loaded), wanted.contains(snapshot.objectID) {
+                        result.append(snapshot)
                     }
                 }
             }
-            return result
         }
+        return result
     }
 
     func relatedObjectIDs(of ids: [ManagedObjectID], through relationship: RelationshipDescription) throws -> [ManagedObjectID: [ManagedObjectID]] {
@@ -101,54 +103,34 @@ extension SQLiteStoreBackend {
     /// The SELECT for a fetch: the predicate's conditions that compile to SQL go in the WHERE
     /// clause, the others come back as the residual (and then the window is not applied).
     private func selectStatement(for fetch: StoreFetch, loaded: Loaded, counting: Bool) throws -> (fragment: SQLFragment, residual: ResolvedPredicate?) {
-        guard let table = loaded.schema.table(for: fetch.entity) else {
-            throw PersistentStoreError(PersistentStoreError.noStore, "the store has no table for \(fetch.entity.entityName)", url: url)
-        }
-        let query = SQLiteQuery(schema: loaded.schema, codes: loaded.code(of:))
-        let compiler = SQLitePredicateCompiler(query: query)
-        var conditions: [SQLFragment] = []
-        var residual: [ResolvedPredicate] = []
-        let entities = fetch.entities
-        if entities.count != fetch.entity.rootEntity.selfAndDescendants.count {
-            conditions.append(SQLFragment("t0.\"_entity\" IN (\(Array(repeating: "?", count: entities.count).joined(separator: ",")))",
-                                          entities.map { loaded.code(of: $0).databaseValue }))
-        }
-        for conjunct in fetch.conjuncts {
-            if let condition = compiler.condition(conjunct, in: query.root, negated: false) {
-                conditions.append(condition)
-            } else {
-                residual.append(conjunct)
-            }
-        }
+        let filter = try self.filter(for: fetch, loaded: loaded)
+        let residual = filter.residual
         let columns: String
         if counting {
             columns = "COUNT(*)"
-        } else if fetch.identifiersOnly && residual.isEmpty {
+        } else if fetch.identifiersOnly && residual == nil {
             columns = "t0.\"_pk\", t0.\"_entity\""
         } else {
-            columns = selectList(table, alias: "t0")
+            columns = selectList(filter.table, alias: "t0")
         }
         var order: [String] = []
         if !counting {
-            guard let terms = compiler.orderTerms(fetch.sortKeys, in: query.root) else {
+            guard let terms = filter.compiler.orderTerms(fetch.sortKeys, in: filter.query.root) else {
                 throw FetchRequestError(FetchRequestError.unsupportedExpression,
                                         "the store cannot sort \(fetch.entity.entityName) by \(fetch.sortKeys.map(\.path.text))",
                                         entityName: fetch.entity.entityName)
             }
             order = terms + ["t0.\"_pk\""]
         }
-        var sql = "SELECT \(columns) FROM \(quoted(table.name)) t0\(query.root.joinSQL)"
-        var arguments: [DatabaseValue] = []
-        if !conditions.isEmpty {
-            sql += " WHERE " + conditions.map(\.sql).joined(separator: " AND ")
-            arguments += conditions.flatMap(\.arguments)
-        }
+        // Read the joins last: compiling the order terms may add some.
+        var sql = "SELECT \(columns) FROM \(quoted(filter.table.name)) t0\(filter.query.root.joinSQL)\(filter.whereClause.sql)"
+        var arguments = filter.whereClause.arguments
         if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
-        if !counting, residual.isEmpty, fetch.limit > 0 || fetch.offset > 0 {
+        if !counting, residual == nil, fetch.limit > 0 || fetch.offset > 0 {
             sql += " LIMIT ? OFFSET ?"
             arguments += [(fetch.limit > 0 ? fetch.limit : -1).databaseValue, fetch.offset.databaseValue]
         }
-        return (SQLFragment(sql, arguments), residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : .and(residual)))
+        return (SQLFragment(sql, arguments), residual)
     }
 
     // MARK: Helpers

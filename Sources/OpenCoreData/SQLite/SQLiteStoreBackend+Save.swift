@@ -28,7 +28,7 @@ extension SQLiteStoreBackend {
 
     func save(_ request: SaveRequest) throws -> SaveOutcome {
         let loaded = try loaded
-        var outcome = SaveOutcome.committed(permanentIDs: [:])
+        var outcome = SaveOutcome.committed(permanentIDs: [:], preImages: [:])
         do {
             try writer.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
@@ -54,6 +54,10 @@ extension SQLiteStoreBackend {
             }
         }
         let save = request.replacingIDs(mapping)
+        // Read before anything is written; a conflict rolls the transaction back and drops them.
+        let overwritten = save.updated.map(\.snapshot.objectID) + save.deleted.map(\.objectID)
+        let preImages = Dictionary(try snapshots(for: overwritten, db, loaded: loaded).map { ($0.objectID, $0) },
+                                   uniquingKeysWith: { first, _ in first })
 
         var conflicted: [ManagedObjectID] = []
         for update in save.updated where try !self.update(update, db, loaded: loaded) {
@@ -66,7 +70,7 @@ extension SQLiteStoreBackend {
             if db.changesCount == 0 { conflicted.append(deletion.objectID) }
         }
         if !conflicted.isEmpty {
-            let current = Dictionary(try snapshotsInTransaction(conflicted, db, loaded: loaded).map { ($0.objectID, $0) },
+            let current = Dictionary(try snapshots(for: conflicted, db, loaded: loaded).map { ($0.objectID, $0) },
                                      uniquingKeysWith: { first, _ in first })
             return .conflicts(conflicted.map { StoreConflict(objectID: $0, current: current[$0]) })
         }
@@ -77,7 +81,8 @@ extension SQLiteStoreBackend {
             try writeLink(change, db, loaded: loaded)
         }
         try deleteLinks(of: save.deleted.map(\.objectID), db, schema: schema)
-        return .committed(permanentIDs: mapping)
+        try advanceGeneration(db)
+        return .committed(permanentIDs: mapping, preImages: preImages)
     }
 
     /// Writes the changed columns if the row still has the version the change is based on.
@@ -155,18 +160,5 @@ extension SQLiteStoreBackend {
                 }
             }
         }
-    }
-
-    private func snapshotsInTransaction(_ ids: [ManagedObjectID], _ db: Database, loaded: Loaded) throws -> [RowSnapshot] {
-        var result: [RowSnapshot] = []
-        for id in ids {
-            guard let table = loaded.schema.table(for: id.entity) else { continue }
-            if let row = try Row.fetchOne(db, sql: "SELECT \(selectList(table)) FROM \(quoted(table.name)) WHERE \"_pk\" = ?",
-                                          arguments: [id.key]),
-               let snapshot = try decode(row, loaded: loaded) {
-                result.append(snapshot)
-            }
-        }
-        return result
     }
 }

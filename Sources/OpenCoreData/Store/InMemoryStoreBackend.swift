@@ -14,6 +14,8 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
         /// Join-table links by owning relationship.
         var links: [ObjectIdentifier: Set<Link>] = [:]
         var lastKey: [ObjectIdentifier: Int64] = [:]
+        /// Committed saves so far.
+        var generation: Int64 = 0
     }
 
     private let tables = Locked(Tables())
@@ -86,6 +88,15 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
         try self.fetch(fetch).ids.count
     }
 
+    /// Grouping here would be the same walk over the rows the caller does when given nil.
+    func sectionCounts(_ fetch: StoreFetch, groupedBy key: ResolvedSortKey) throws -> [SectionCount]? {
+        nil
+    }
+
+    func generation() throws -> Int64 {
+        tables.withLock { $0.generation }
+    }
+
     /// A stored row seen by the predicate evaluator, following relationships through the tables.
     private struct RowSubject: PredicateSubject {
         let row: RowSnapshot
@@ -148,6 +159,10 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
                 conflicts.append(StoreConflict(objectID: deletion.objectID, current: current(deletion.objectID)))
             }
             guard conflicts.isEmpty else { return .conflicts(conflicts) }
+            var preImages: [ManagedObjectID: RowSnapshot] = [:]
+            for id in request.updated.map(\.snapshot.objectID) + request.deleted.map(\.objectID) {
+                preImages[id] = current(id)
+            }
 
             var mapping: [ManagedObjectID: ManagedObjectID] = [:]
             let temporary = request.inserted.map(\.objectID).filter(\.isTemporaryID)
@@ -186,7 +201,8 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
                     tables.links[key] = tables.links[key]?.filter { !deleted.contains($0.source) && !deleted.contains($0.destination) }
                 }
             }
-            return .committed(permanentIDs: mapping)
+            tables.generation += 1
+            return .committed(permanentIDs: mapping, preImages: preImages)
         }
     }
 }

@@ -20,10 +20,23 @@ package protocol PersistentStoreBackend: AnyObject, Sendable {
     /// then fetches and counts).
     func count(_ fetch: StoreFetch) throws -> Int?
 
+    /// For the rows a fetch selects, each distinct stored value of `key`'s attribute and how many
+    /// rows hold it, in the order `key` sorts them, NULL included as `.null`. Nil when the store
+    /// cannot count exactly (a predicate it cannot express, a key through a relationship, a limit
+    /// or an offset): the caller then counts the fetched rows. The fetch's sort keys are ignored.
+    /// Groups are by stored value, so values that differ but sort equal under the key's
+    /// comparison (case variants under a case-insensitive key) are separate, adjacent groups,
+    /// although the fetch interleaves their rows.
+    func sectionCounts(_ fetch: StoreFetch, groupedBy key: ResolvedSortKey) throws -> [SectionCount]?
+
+    /// A number that changes with every committed save, by any connection or process using the
+    /// store, and with nothing else; kept in the store, so it survives reopening it.
+    func generation() throws -> Int64
+
     /// Reserves primary keys for new objects of an entity's hierarchy.
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64]
 
-    /// Writes a save in one transaction, or nothing if rows conflict.
+    /// Writes a save in one transaction, advancing the generation, or nothing if rows conflict.
     func save(_ request: SaveRequest) throws -> SaveOutcome
 
     /// Releases files and connections.

@@ -66,7 +66,12 @@ package struct StoreConflict: Sendable {
 /// What a store reports after a save.
 package enum SaveOutcome: Sendable {
     /// Everything was written. Temporary IDs of inserted rows map to these permanent ones.
-    case committed(permanentIDs: [ManagedObjectID: ManagedObjectID])
+    ///
+    /// `preImages` holds, for every updated and deleted row, the row as the store had it just
+    /// before this save overwrote it (read in the same transaction), so that contexts merging the
+    /// save can find where a row was in an ordered result from its old sort values. Inserted rows,
+    /// and rows that did not exist, have none.
+    case committed(permanentIDs: [ManagedObjectID: ManagedObjectID], preImages: [ManagedObjectID: RowSnapshot])
     /// Nothing was written: these rows changed since they were read.
     case conflicts([StoreConflict])
 }

@@ -9,4 +9,7 @@ enum Log {
     static let store = Logger(label: "OpenCoreData.store")
     static let sql = Logger(label: "OpenCoreData.sql")
     static let context = Logger(label: "OpenCoreData.context")
+    /// Section cache files that cannot be written or removed (error level): the controller goes
+    /// on without its cache.
+    static let cache = Logger(label: "OpenCoreData.cache")
 }

@@ -1,0 +1,120 @@
+import Foundation
+package import Logging
+
+/// Reads section cache files, and writes them off the caller's queue.
+///
+/// Writes run one at a time on a serial utility queue and replace the file atomically (a
+/// temporary file in the same directory, then `rename`), so a reader sees the old file or the
+/// new one, never part of one. Writes coalesce: while a write of a file waits in the queue,
+/// later writes of that file replace its contents, and only the last is written. Failures are
+/// logged, never reported to the caller: without its cache a controller only fetches more.
+package final class SectionCacheWriter: Sendable {
+    package let location: SectionCacheLocation
+    private let log: Logger
+    private let queue = DispatchQueue(label: "OpenCoreData.SectionCacheWriter", qos: .utility)
+    /// The latest contents waiting for each file (by path). A file has an entry exactly while a
+    /// block that will write it is queued; the block takes the entry when it runs.
+    private let pending = Locked<[String: SectionCacheContents]>([:])
+    private let written = Locked(0)
+
+    /// A writer for the caches under `location`, taken once: a later change of
+    /// ``SectionCacheLocation/overrideRoot`` does not move this writer's files.
+    package init(location: SectionCacheLocation = .current, logger: Logger = Log.cache) {
+        self.location = location
+        self.log = logger
+    }
+
+    /// Queues a write of a cache's file, replacing a write of it that has not started yet.
+    package func write(_ contents: SectionCacheContents, cacheName: String) {
+        let url = location.fileURL(forCacheName: cacheName)
+        let alreadyQueued = pending.withLock { pending in
+            defer { pending[url.path] = contents }
+            return pending[url.path] != nil
+        }
+        guard !alreadyQueued else { return }
+        queue.async { [self] in
+            // Nil when a removal cancelled the write.
+            guard let latest = pending.withLock({ $0.removeValue(forKey: url.path) }) else { return }
+            store(latest, at: url)
+        }
+    }
+
+    /// A cache's file as last written: nil when there is none, a failure when it cannot be read
+    /// or decoded. A write still queued is not seen.
+    package func read(cacheName: String) -> Result<SectionCacheContents, SectionCacheError>? {
+        let url = location.fileURL(forCacheName: cacheName)
+        // Absence is told by the failed open itself: checking afterwards would race a write
+        // that renames the file into place in between.
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { return nil }
+            return .failure(.unreadable("\(url.path): \(String(cString: strerror(code)))"))
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let data: Data
+        do {
+            data = try handle.readToEnd() ?? Data()
+        } catch {
+            return .failure(.unreadable("\(url.path): \(error.localizedDescription)"))
+        }
+        return Result { () throws(SectionCacheError) in try SectionCacheFile.decode(data) }
+    }
+
+    /// Cancels queued writes of a cache (of every cache with nil) and removes its directory (the
+    /// whole root with nil), after any write in progress.
+    package func remove(cacheName: String?) {
+        let path = cacheName.map { location.fileURL(forCacheName: $0).path }
+        pending.withLock { pending in
+            if let path { pending[path] = nil } else { pending.removeAll() }
+        }
+        queue.sync {
+            do {
+                try location.deleteCache(named: cacheName)
+            } catch {
+                log.error("cannot remove section cache \(cacheName.map { "'\($0)'" } ?? "directory") at \(location.root.path): \(error)")
+            }
+        }
+    }
+
+    /// Returns once every write queued so far is done.
+    package func waitUntilIdle() {
+        queue.sync {}
+    }
+
+    /// How many files were written (after coalescing), for tests and diagnostics.
+    package var filesWritten: Int {
+        written.withLock { $0 }
+    }
+
+    /// Whether a write of a cache waits in the queue. For tests.
+    package func hasQueuedWrite(cacheName: String) -> Bool {
+        let path = location.fileURL(forCacheName: cacheName).path
+        return pending.withLock { $0[path] != nil }
+    }
+
+    /// Runs `body` with the queue suspended, so that every write it queues waits (and coalesces)
+    /// until it returns. For tests; `body` must not wait for the writer (``remove(cacheName:)``,
+    /// ``waitUntilIdle()``), which would wait forever.
+    package func holdingWrites<T>(_ body: () throws -> T) rethrows -> T {
+        queue.suspend()
+        defer { queue.resume() }
+        return try body()
+    }
+
+    private func store(_ contents: SectionCacheContents, at url: URL) {
+        let directory = url.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent)-\(UUID().uuidString).tmp")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try SectionCacheFile.encode(contents).write(to: temporary)
+            guard rename(temporary.path, url.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            }
+            written.withLock { $0 += 1 }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            log.error("cannot write section cache \(url.path): \(error.localizedDescription)")
+        }
+    }
+}

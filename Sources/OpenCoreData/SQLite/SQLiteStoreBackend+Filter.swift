@@ -1,0 +1,41 @@
+import GRDB
+
+/// Which rows a fetch selects, shared by fetches, counts and grouped counts.
+extension SQLiteStoreBackend {
+    /// The table, query and WHERE clause of a fetch, and the conditions left to memory.
+    struct FetchFilter {
+        let table: SQLiteSchema.Table
+        let query: SQLiteQuery
+        let compiler: SQLitePredicateCompiler
+        /// `" WHERE …"`, or empty.
+        let whereClause: SQLFragment
+        let residual: ResolvedPredicate?
+    }
+
+    /// Conditions the predicate compiles to go in the WHERE clause; the others are the residual.
+    func filter(for fetch: StoreFetch, loaded: Loaded) throws -> FetchFilter {
+        guard let table = loaded.schema.table(for: fetch.entity) else {
+            throw PersistentStoreError(PersistentStoreError.noStore, "the store has no table for \(fetch.entity.entityName)", url: url)
+        }
+        let query = SQLiteQuery(schema: loaded.schema, codes: loaded.code(of:))
+        let compiler = SQLitePredicateCompiler(query: query)
+        var conditions: [SQLFragment] = []
+        var residual: [ResolvedPredicate] = []
+        let entities = fetch.entities
+        if entities.count != fetch.entity.rootEntity.selfAndDescendants.count {
+            conditions.append(SQLFragment("t0.\"_entity\" IN (\(Array(repeating: "?", count: entities.count).joined(separator: ",")))",
+                                          entities.map { loaded.code(of: $0).databaseValue }))
+        }
+        for conjunct in fetch.conjuncts {
+            if let condition = compiler.condition(conjunct, in: query.root, negated: false) {
+                conditions.append(condition)
+            } else {
+                residual.append(conjunct)
+            }
+        }
+        let whereClause = conditions.isEmpty ? SQLFragment("")
+            : SQLFragment(" WHERE " + conditions.map(\.sql).joined(separator: " AND "), conditions.flatMap(\.arguments))
+        return FetchFilter(table: table, query: query, compiler: compiler, whereClause: whereClause,
+                           residual: residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : .and(residual)))
+    }
+}
