@@ -29,6 +29,7 @@ extension ManagedObjectContext {
     private func resolve(_ object: ManagedObject, against current: RowSnapshot) {
         let committed = object.committedSnapshot()
         let policy = mergePolicy.mergeType
+        var tookStoreValues = false
         if policy == .rollbackMergePolicyType {
             object.revertChanges()
             if object.isDeleted { undelete(object) }
@@ -55,11 +56,21 @@ extension ManagedObjectContext {
             if keepsLocal {
                 object.savedValues[slot] = stored
             } else {
+                if changedHere || changedThere, object.eventValues[slot] == nil {
+                    // Observers (a fetched results controller) hear of the store's value like
+                    // of any other change.
+                    object.eventValues[slot] = object.slots[slot].detachedCopy
+                    tookStoreValues = true
+                }
                 object.slots[slot] = stored
                 object.savedValues[slot] = nil
             }
         }
         object.version = current.version
+        if tookStoreValues, !object.isDeleted {
+            pending.updated.insert(object)
+            scheduleProcessingPendingChanges()
+        }
     }
 
     /// The row is gone. Rollback and store-trump accept the deletion; object-trump and overwrite

@@ -49,27 +49,39 @@ extension ManagedObjectContext {
     private func saveToStore(_ coordinator: PersistentStoreCoordinator) throws {
         // Conflicts are resolved and the save retried while holding the coordinator's save lock,
         // so another context of this process cannot win the race again; only other processes
-        // can, hence the bound on attempts.
-        let permanentIDs = try coordinator.withSaveLock { () throws -> [ManagedObjectID: ManagedObjectID]? in
+        // can, hence the bound on attempts. The save is announced to the other contexts before
+        // the lock is released, so that they merge saves in the order they committed.
+        let committed = try coordinator.withSaveLock { () throws -> (SavedChanges, [ManagedObjectID: ManagedObjectID])? in
             var attempt = 0
             while true {
                 attempt += 1
                 let request = makeSaveRequest()
                 if request.isEmpty { return nil }
                 switch try coordinator.save(request) {
-                case .committed(let permanentIDs, _):
-                    return permanentIDs
+                case .committed(let permanentIDs, let preImages):
+                    bumpVersionsOfSavedObjects()
+                    var saved = collectSavedChanges().replacingIDs(permanentIDs)
+                    saved.permanentIDs = permanentIDs
+                    saved.preImages = preImages
+                    coordinator.announce(saved)
+                    return (saved, permanentIDs)
                 case .conflicts(let conflicts):
                     try resolveConflicts(conflicts, attempt: attempt)
                 }
             }
         }
-        guard let permanentIDs else {
-            _ = commitSave(permanentIDs: [:])
+        guard let (saved, permanentIDs) = committed else {
+            finishSave(collectSavedChanges())
             return
         }
-        let saved = commitSave(permanentIDs: permanentIDs)
-        coordinator.contextDidSave(saved)
+        applyIDMapping(permanentIDs)
+        finishSave(saved)
+    }
+
+    /// The store wrote the rows: inserted objects are at version 1, changed ones one higher.
+    private func bumpVersionsOfSavedObjects() {
+        for object in insertedSet { object.version = 1 }
+        for object in changedSet where !object.isDeleted && !object.changedPersistentSlots.isEmpty { object.version += 1 }
     }
 
     func makeSaveRequest() -> SaveRequest {
@@ -97,19 +109,12 @@ extension ManagedObjectContext {
         return request
     }
 
-    /// The store wrote the save: objects get their permanent IDs and versions, changes become
-    /// committed, and did-save is posted.
-    private func commitSave(permanentIDs: [ManagedObjectID: ManagedObjectID]) -> SavedChanges {
-        applyIDMapping(permanentIDs)
-        return finishSave(permanentIDs: permanentIDs, bumpsVersions: true)
-    }
-
     // MARK: Child contexts
 
     private func saveToParent(_ parent: ManagedObjectContext) throws {
         let changes = collectSavedChanges()
         try parent.performAndWait { try parent.applyChildSave(changes) }
-        _ = finishSave(permanentIDs: [:], bumpsVersions: false)
+        finishSave(changes)
     }
 
     // MARK: Shared
@@ -131,15 +136,9 @@ extension ManagedObjectContext {
     }
 
     /// Makes the saved changes committed, forgets saved deletions, runs didSave hooks, and posts
-    /// did-save.
-    private func finishSave(permanentIDs: [ManagedObjectID: ManagedObjectID], bumpsVersions: Bool) -> SavedChanges {
+    /// did-save with `saved`.
+    private func finishSave(_ saved: SavedChanges) {
         let updated = changedSet.filter { !$0.isDeleted && $0.hasPropertyChanges }
-        if bumpsVersions {
-            for object in insertedSet { object.version = 1 }
-            for object in updated where !object.changedPersistentSlots.isEmpty { object.version += 1 }
-        }
-        var saved = collectSavedChanges()
-        saved.permanentIDs = permanentIDs
         var event = ContextEvent(kind: .didSave)
         event.savedChanges = saved
         event.inserted = insertedSet
@@ -161,6 +160,5 @@ extension ManagedObjectContext {
         deletedSet = []
         for object in savedObjects { object.didSave() }
         deliver(event)
-        return saved
     }
 }

@@ -1,9 +1,42 @@
 extension ManagedObjectContext {
+    /// Another context of the coordinator committed a save: it joins this context's unmerged
+    /// saves, and a merge of the oldest unmerged save is queued. Called under the coordinator's
+    /// save lock, so saves join in the order they committed.
+    func saveWasAnnounced(_ saved: SavedChanges) {
+        unmergedSaves.withLock { $0.append(saved) }
+        perform { [weak self] in self?.mergeOldestUnmergedSave() }
+    }
+
+    private func mergeOldestUnmergedSave() {
+        let next = unmergedSaves.withLock { saves in saves.isEmpty ? nil : saves.removeFirst() }
+        if let next { mergeSavedChanges(next) }
+    }
+
     /// Stored values of objects as this context has seen them: the parent store's values, with
     /// saves committed by other contexts but not merged here yet taken back out (their
     /// pre-images put back), so that values read now agree with values read before those saves.
     /// A fetched results controller compares rows it never loaded this way.
     func snapshotsAsSeen(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
-        try parentSnapshots(for: ids)
+        guard case .coordinator(let coordinator) = parentStore else { return try parentSnapshots(for: ids) }
+        return try coordinator.withSaveLock {
+            let rows = try parentSnapshots(for: ids)
+            let unmerged = unmergedSaves.withLock { $0 }
+            guard !unmerged.isEmpty else { return rows }
+            var byID = Dictionary(rows.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+            var settled = Set<ManagedObjectID>()
+            for save in unmerged {
+                let inserted = Set(save.inserted.map(\.objectID))
+                for id in ids where !settled.contains(id) {
+                    if inserted.contains(id) {
+                        byID[id] = nil
+                        settled.insert(id)
+                    } else if let preImage = save.preImages[id] {
+                        byID[id] = preImage
+                        settled.insert(id)
+                    }
+                }
+            }
+            return Array(byID.values)
+        }
     }
 }

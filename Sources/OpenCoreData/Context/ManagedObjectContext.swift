@@ -94,6 +94,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Temporary IDs that became permanent, so that old IDs still find their objects.
     var idAliases: [ManagedObjectID: ManagedObjectID] = [:]
     var streamSubscribers: [UUID: StreamSubscriber] = [:]
+    /// Saves of other contexts committed but not merged here yet, oldest first (auto-merging
+    /// root contexts only; see ManagedObjectContext+UnmergedSaves).
+    let unmergedSaves = Locked<[SavedChanges]>([])
     let streamLock = NSLock()
 
     /// Creates a context of the given concurrency type. Set ``persistentStoreCoordinator`` or

@@ -27,3 +27,28 @@ package struct ToManyChange: Sendable {
     package var added: [ManagedObjectID]
     package var removed: [ManagedObjectID]
 }
+
+extension SavedChanges {
+    /// The same changes with temporary IDs replaced by permanent ones, wherever they appear.
+    func replacingIDs(_ mapping: [ManagedObjectID: ManagedObjectID]) -> SavedChanges {
+        guard !mapping.isEmpty else { return self }
+        func map(_ id: ManagedObjectID) -> ManagedObjectID { mapping[id] ?? id }
+        func map(_ snapshot: RowSnapshot) -> RowSnapshot {
+            var copy = snapshot
+            copy.objectID = map(snapshot.objectID)
+            copy.values = snapshot.values.map { value in
+                if case .object(let id) = value { return .object(map(id)) }
+                return value
+            }
+            return copy
+        }
+        var copy = self
+        copy.inserted = inserted.map(map)
+        copy.updated = updated.map(map)
+        copy.toManyChanges = toManyChanges.map { change in
+            ToManyChange(objectID: map(change.objectID), slot: change.slot,
+                         added: change.added.map(map), removed: change.removed.map(map))
+        }
+        return copy
+    }
+}

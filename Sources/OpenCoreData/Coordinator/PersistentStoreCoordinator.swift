@@ -23,7 +23,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private let state = Locked(State())
     /// Held by a root context from its first save attempt until its save is written (conflict
     /// resolution included), so that saves of this process never race each other.
-    private let saveLock = NSLock()
+    private let saveLock = NSRecursiveLock()
 
     /// Creates a coordinator for a model. The model is checked when the first store is added.
     public init(managedObjectModel: ManagedObjectModel) {
@@ -211,11 +211,12 @@ extension PersistentStoreCoordinator {
         }
     }
 
-    /// A root context saved: other root contexts that merge automatically merge it, on their queues.
-    func contextDidSave(_ changes: SavedChanges) {
+    /// A root context committed a save: other root contexts that merge automatically hear of it
+    /// now, and merge it on their queues, in commit order. Called under the save lock.
+    func announce(_ changes: SavedChanges) {
         let contexts = state.withLock { $0.contexts.compactMap(\.context) }
         for context in contexts where ObjectIdentifier(context) != changes.source && context.automaticallyMergesChangesFromParent {
-            context.perform { context.mergeSavedChanges(changes) }
+            context.saveWasAnnounced(changes)
         }
     }
 }
