@@ -157,17 +157,19 @@ extension AnyFetchedResultsController {
     }
 
     /// The batch as a difference of the single section's rows: inserts, removes, and an
-    /// associated remove and insert for every object that moved, changed, or changed ID.
+    /// associated remove and insert for every object that moved or changed. An object whose ID
+    /// changed (temporary to permanent) is a remove of the old ID and an insert of the new one.
     static func difference(of batch: ClassifiedBatch, coding: RowKeyCoding) -> CollectionDifference<ManagedObjectID>? {
         var changes: [CollectionDifference<ManagedObjectID>.Change] = []
         for change in batch.rowChanges + batch.identifierChanges {
             let from = change.from?.row
             let to = change.to?.row ?? (change.type == .update ? from : nil)
+            let isSameObject = change.oldRowKey != nil && change.oldRowKey == change.newRowKey
             if let from, let oldKey = change.oldRowKey {
-                changes.append(.remove(offset: from, element: coding.objectID(for: oldKey), associatedWith: change.type == .delete ? nil : to))
+                changes.append(.remove(offset: from, element: coding.objectID(for: oldKey), associatedWith: isSameObject ? to : nil))
             }
             if let to, let newKey = change.newRowKey {
-                changes.append(.insert(offset: to, element: coding.objectID(for: newKey), associatedWith: change.type == .insert ? nil : from))
+                changes.append(.insert(offset: to, element: coding.objectID(for: newKey), associatedWith: isSameObject ? from : nil))
             }
         }
         let difference = CollectionDifference(changes)

@@ -21,8 +21,13 @@ extension ListBatch {
     /// The batch a table's delegate makes of a controller's changes, after checking each change
     /// has the index paths its type calls for (CHG-01, CHG-02, CHG-08..CHG-10).
     ///
-    /// - Parameter item: The row item for an object ID, for example a test's label for it.
-    init(_ changes: FetchedResultsChanges, mapping: FetchedResultsBatchMapping,
+    /// - Parameters:
+    ///   - allowingMovesInPlace: Whether a move to its own index path is accepted (applied as a
+    ///     move). The controller reports one only when the row crossed unchanged rows and other
+    ///     changes shifted it back to its index, where an update in place would be wrong; the
+    ///     fuzzer checks that each such move is needed.
+    ///   - item: The row item for an object ID, for example a test's label for it.
+    init(_ changes: FetchedResultsChanges, mapping: FetchedResultsBatchMapping, allowingMovesInPlace: Bool = false,
          item: (ManagedObjectID) throws -> Item) throws {
         self.init()
         for change in changes.sectionChanges {
@@ -49,7 +54,7 @@ extension ListBatch {
             case (.delete, let from?, nil):
                 deleteRow(at: from, item: value)
             case (.move, let from?, let to?):
-                if from == to, Self.sectionKeepsIndex(from.first, in: changes) {
+                if from == to, !allowingMovesInPlace, Self.sectionKeepsIndex(from.first, in: changes) {
                     throw BatchUpdateError("a move to the same index path is reported as an update with no newIndexPath (CHG-08): \(text)")
                 }
                 switch mapping {
@@ -90,8 +95,8 @@ extension ListBatch {
 }
 
 extension ListBatch where Item == ManagedObjectID {
-    init(_ changes: FetchedResultsChanges, mapping: FetchedResultsBatchMapping) throws {
-        try self.init(changes, mapping: mapping, item: { $0 })
+    init(_ changes: FetchedResultsChanges, mapping: FetchedResultsBatchMapping, allowingMovesInPlace: Bool = false) throws {
+        try self.init(changes, mapping: mapping, allowingMovesInPlace: allowingMovesInPlace, item: { $0 })
     }
 }
 
@@ -106,7 +111,7 @@ extension SimulatedList {
     ///   the expected rows.
     @discardableResult
     func verifyApplying(_ changes: FetchedResultsChanges, mapping: FetchedResultsBatchMapping,
-                        moveRules: MoveRules = .strict, expected: SimulatedList<Item>,
+                        moveRules: MoveRules = .strict, allowingMovesInPlace: Bool = false, expected: SimulatedList<Item>,
                         item: (ManagedObjectID) throws -> Item) throws -> SimulatedList<Item> {
         func details(_ result: SimulatedList<Item>?) throws -> String {
             let batch = try changes.sectionChanges.map(\.description)
@@ -120,7 +125,7 @@ extension SimulatedList {
                 """
         }
         do {
-            let batch = try ListBatch(changes, mapping: mapping, item: item)
+            let batch = try ListBatch(changes, mapping: mapping, allowingMovesInPlace: allowingMovesInPlace, item: item)
             try checkDeletedSectionsAreEmptied(by: batch)
             let result = try applying(batch, moveRules: moveRules, dataSource: expected)
             guard result == expected else {
@@ -148,8 +153,10 @@ extension SimulatedList {
 extension SimulatedList where Item == ManagedObjectID {
     @discardableResult
     func verifyApplying(_ changes: FetchedResultsChanges, mapping: FetchedResultsBatchMapping,
-                        moveRules: MoveRules = .strict, expected: SimulatedList<Item>) throws -> SimulatedList<Item> {
-        try verifyApplying(changes, mapping: mapping, moveRules: moveRules, expected: expected, item: { $0 })
+                        moveRules: MoveRules = .strict, allowingMovesInPlace: Bool = false,
+                        expected: SimulatedList<Item>) throws -> SimulatedList<Item> {
+        try verifyApplying(changes, mapping: mapping, moveRules: moveRules, allowingMovesInPlace: allowingMovesInPlace,
+                           expected: expected, item: { $0 })
     }
 
     /// The rows of a snapshot, after the checks UIKit's diffable data source makes when it is
