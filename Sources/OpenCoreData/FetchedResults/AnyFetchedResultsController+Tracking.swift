@@ -24,7 +24,8 @@ extension AnyFetchedResultsController {
         if dictionaryResults != nil, delegateForm != .none {
             Log.context.error("a fetched results controller does not support both change tracking and fetch requests with dictionary results; its results will not change")
         }
-        updateTracking()
+        // Observers are the context's state: register on its queue, wherever the delegate is set.
+        managedObjectContext.performAndWait { updateTracking() }
     }
 
     /// Listens to the context while someone hears the changes.
@@ -56,6 +57,7 @@ extension AnyFetchedResultsController {
         while !deferredEvents.isEmpty {
             process(deferredEvents.removeFirst())
         }
+        if event.kind == .didSave || event.kind == .didMerge { writeCacheIfTracking() }
     }
 
     private func process(_ event: ContextEvent) {

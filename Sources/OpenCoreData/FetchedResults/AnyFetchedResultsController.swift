@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What every fetched results controller is, whatever its result type: the class delegates
 /// receive. Create a ``FetchedResultsController`` instead.
@@ -90,9 +90,11 @@ open class AnyFetchedResultsController: @unchecked Sendable {
                                                                 context: managedObjectContext)
             let coding = RowKeyCoding(entities: configuration.plan.entities,
                                       storeIdentifier: try managedObjectContext.persistentStoreCoordinator?.store().identifier ?? "")
-            let index = try InitialFetch(configuration: configuration, context: managedObjectContext, coding: coding,
-                                         indexTitle: { [unowned self] in resolvedIndexTitle(forSectionName: $0) }).run()
+            let restored = try cacheName.flatMap { try restoreFromCache(named: $0, configuration: configuration, coding: coding) }
+            let index = try restored ?? InitialFetch(configuration: configuration, context: managedObjectContext, coding: coding,
+                                                     indexTitle: { [unowned self] in resolvedIndexTitle(forSectionName: $0) }).run()
             engine = FetchedResultsEngine(configuration: configuration, context: managedObjectContext, coding: coding, index: index)
+            if restored == nil { writeCacheIfTracking() }
             objects = ResultObjects(context: managedObjectContext, coding: coding, configuration: configuration)
         } catch {
             engine = nil
@@ -234,7 +236,16 @@ open class AnyFetchedResultsController: @unchecked Sendable {
     /// Removes the on-disk cache with this name, or every cache for nil. Live controllers keep
     /// their results.
     public class func deleteCache(withName name: String?) {
-        SectionCacheStore.shared.delete(named: name)
+        SectionCaches.writer().remove(cacheName: name)
+    }
+
+    /// The directory of the on-disk section caches: by default
+    /// `$XDG_CACHE_HOME/<process name>/.CoreDataCaches/SectionInfoCaches` (`~/.cache` without
+    /// `XDG_CACHE_HOME`), as Core Data keeps them in the app's caches directory. Set it once, before
+    /// the first controller with a cache name fetches; nil restores the default.
+    public static var cacheDirectory: URL? {
+        get { SectionCacheLocation.overrideRoot }
+        set { SectionCacheLocation.overrideRoot = newValue }
     }
 }
 

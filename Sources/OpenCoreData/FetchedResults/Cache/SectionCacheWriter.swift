@@ -12,9 +12,10 @@ package final class SectionCacheWriter: Sendable {
     package let location: SectionCacheLocation
     private let log: Logger
     private let queue = DispatchQueue(label: "OpenCoreData.SectionCacheWriter", qos: .utility)
-    /// The latest contents waiting for each file (by path). A file has an entry exactly while a
-    /// block that will write it is queued; the block takes the entry when it runs.
-    private let pending = Locked<[String: SectionCacheContents]>([:])
+    /// The latest contents waiting for each file (by path), made when the write runs. A file has
+    /// an entry exactly while a block that will write it is queued; the block takes the entry
+    /// when it runs.
+    private let pending = Locked<[String: @Sendable () -> SectionCacheContents]>([:])
     private let written = Locked(0)
 
     /// A writer for the caches under `location`, taken once: a later change of
@@ -26,6 +27,12 @@ package final class SectionCacheWriter: Sendable {
 
     /// Queues a write of a cache's file, replacing a write of it that has not started yet.
     package func write(_ contents: SectionCacheContents, cacheName: String) {
+        write(cacheName: cacheName) { contents }
+    }
+
+    /// Queues a write of a cache's file whose contents are made on the writer's queue, so that
+    /// a large result is flattened there and not on the caller's queue.
+    package func write(cacheName: String, contents: @escaping @Sendable () -> SectionCacheContents) {
         let url = location.fileURL(forCacheName: cacheName)
         let alreadyQueued = pending.withLock { pending in
             defer { pending[url.path] = contents }
@@ -35,7 +42,7 @@ package final class SectionCacheWriter: Sendable {
         queue.async { [self] in
             // Nil when a removal cancelled the write.
             guard let latest = pending.withLock({ $0.removeValue(forKey: url.path) }) else { return }
-            store(latest, at: url)
+            store(latest(), at: url)
         }
     }
 

@@ -68,6 +68,7 @@ struct FetchedResultsConfiguration {
             "sort \(sortDescriptors.map(\.description).joined(separator: ", "))",
             "section \(sectionNameKeyPath ?? "-")",
             "window \(plan.offset) \(plan.limit)",
+            "model \(ModelSchema(model: context.managedObjectModel).versionHash)",
         ].joined(separator: "\n")
     }
 

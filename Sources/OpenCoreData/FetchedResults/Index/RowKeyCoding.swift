@@ -40,6 +40,12 @@ struct RowKeyCoding: Sendable {
         return ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, primaryKey: key)
     }
 
+    /// Whether a row key could have been made by this coding (for keys read from a file).
+    func isValid(_ rowKey: Int64) -> Bool {
+        rowKey >= 0 && rowKey & ~(Self.temporaryFlag | Self.entityMask | Self.keyMask) == 0
+            && Int((rowKey & Self.entityMask) >> Self.keyBits) < entities.count
+    }
+
     /// Whether the row comes before the other among rows with equal sort keys.
     static func tieBreakPrecedes(_ lhs: Int64, _ rhs: Int64) -> Bool {
         (lhs & ~entityMask) < (rhs & ~entityMask)

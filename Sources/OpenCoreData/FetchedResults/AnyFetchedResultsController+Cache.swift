@@ -1,0 +1,68 @@
+import Foundation
+
+/// The on-disk section cache (`cacheName`): written in Core Data's "full persistent tracking"
+/// mode (a cache name and a delegate) after each fetch, save and merge that leaves the context
+/// showing exactly what the store holds; read by ``performFetch()``, which then skips the fetch.
+///
+/// A cache is valid for the request, model, store and store generation it was written with:
+/// any save to the store afterwards, by any context or process, makes it stale. A stale or
+/// damaged cache is deleted and the controller fetches (Core Data's "FATAL ERROR … illegally
+/// mutated" cases are not errors here).
+extension AnyFetchedResultsController {
+    /// The index a valid cache holds, or nil (after deleting an invalid cache).
+    func restoreFromCache(named name: String, configuration: FetchedResultsConfiguration, coding: RowKeyCoding) throws -> ResultIndex? {
+        let context = managedObjectContext
+        guard case .coordinator(let coordinator) = context.parentStore,
+              !configuration.includesPendingChanges || !context.hasChanges else { return nil }
+        let writer = SectionCaches.writer()
+        guard let read = writer.read(cacheName: name) else { return nil }
+        func discard(_ reason: String) -> ResultIndex? {
+            Log.cache.notice("section cache '\(name)' \(reason); fetching and rebuilding it")
+            writer.remove(cacheName: name)
+            return nil
+        }
+        let contents: SectionCacheContents
+        switch read {
+        case .success(let value): contents = value
+        case .failure(let error): return discard("is damaged (\(error))")
+        }
+        let (generation, settled) = try coordinator.withSaveLock {
+            (try coordinator.storeGeneration(), context.unmergedSaves.withLock { $0.isEmpty })
+        }
+        guard contents.configuration == configuration.fingerprint else { return discard("was written for another request or model") }
+        guard contents.storeIdentifier == coding.storeIdentifier else { return discard("was written for another store") }
+        guard contents.storeGeneration == generation, settled else { return discard("predates the last save to the store") }
+        guard contents.rowKeys.allSatisfy({ coding.isValid($0) }),
+              configuration.section != nil || (contents.sections.count == 1 && contents.sections[0].name == "") else {
+            return discard("does not fit the model")
+        }
+        var sections: [ResultIndex.Section] = []
+        var start = 0
+        for section in contents.sections {
+            sections.append(.init(name: section.name, indexTitle: resolvedIndexTitle(forSectionName: section.name),
+                                  rows: RowList(contents.rowKeys[start..<(start + section.count)])))
+            start += section.count
+        }
+        return ResultIndex(sections: sections)
+    }
+
+    /// Writes the cache, off the context's queue, when the controller tracks changes under a cache
+    /// name and its results are exactly the store's at its current generation.
+    func writeCacheIfTracking() {
+        let context = managedObjectContext
+        guard let cacheName, delegateForm != .none, let engine, case .coordinator(let coordinator) = context.parentStore,
+              !context.hasChanges else { return }
+        let state = try? coordinator.withSaveLock {
+            (try coordinator.storeGeneration(), context.unmergedSaves.withLock { $0.isEmpty })
+        }
+        guard let (generation, settled) = state, settled else { return }
+        let index = engine.index
+        let configuration = engine.configuration.fingerprint
+        let store = engine.coding.storeIdentifier
+        SectionCaches.writer().write(cacheName: cacheName) {
+            SectionCacheContents(configuration: configuration, storeIdentifier: store, storeGeneration: generation,
+                                 sections: index.sections.map { .init(name: $0.name, indexTitle: $0.indexTitle, count: $0.rows.count) },
+                                 rowKeys: index.allRowKeys)
+        }
+    }
+}

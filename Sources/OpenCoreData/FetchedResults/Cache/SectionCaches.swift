@@ -1,0 +1,17 @@
+import Foundation
+
+/// The process's section caches: one writer per cache directory, shared by every controller.
+package enum SectionCaches {
+    private static let writers = Locked<[URL: SectionCacheWriter]>([:])
+
+    /// The writer for the current cache directory.
+    package static func writer() -> SectionCacheWriter {
+        let location = SectionCacheLocation.current
+        return writers.withLock { writers in
+            if let writer = writers[location.root] { return writer }
+            let writer = SectionCacheWriter(location: location)
+            writers[location.root] = writer
+            return writer
+        }
+    }
+}
