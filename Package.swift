@@ -4,6 +4,7 @@ import PackageDescription
 // Target kinds, so the manifest reads like a map of the package:
 // - exported: a library module users import;
 // - test: a test target, run by `swift test`;
+// - example: a sample app, run with `swift run`;
 // - test-support: an executable the tests drive as a child process.
 let strictSwift: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -29,6 +30,13 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSwift
+        ),
+        // example: the World Cup scoreboard, the README's first command (`swift run WorldCup`).
+        .executableTarget(
+            name: "WorldCup",
+            dependencies: ["OpenCoreData"],
+            path: "Examples/WorldCup",
             swiftSettings: strictSwift
         ),
         // test-support: a writer the crash tests kill with SIGKILL in the middle of saves.

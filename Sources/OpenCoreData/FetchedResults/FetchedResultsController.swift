@@ -20,9 +20,10 @@ public import Foundation
 /// Use a controller on its context's queue, as the context. Its callbacks run there,
 /// synchronously, inside the `processPendingChanges()`, `save()` or merge that caused them.
 ///
-/// Where it differs from Core Data, on purpose:
-/// - problems Core Data raises exceptions for (no sort descriptors, a section key path that is
-///   not the first sort key, dictionary results with tracking) make ``performFetch()`` throw;
+/// Where it differs from Core Data, on purpose (see <doc:FetchedResultsController>):
+/// - problems Core Data raises exceptions for (no sort descriptors, dictionary results with
+///   tracking) and section names that do not follow the sort order make ``performFetch()``
+///   throw;
 /// - every change batch is valid for a list: applied with UIKit's batch-update rules to the old
 ///   contents it gives exactly the new contents, and callbacks come in a fixed, documented order;
 /// - processing a change costs about k·log n for k changed objects in n results: no refetch;

@@ -114,6 +114,7 @@ package final class SectionCacheWriter: Sendable {
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent)-\(UUID().uuidString).tmp")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            removeAbandonedTemporaryFiles(in: directory, for: url)
             try SectionCacheFile.encode(contents).write(to: temporary)
             guard rename(temporary.path, url.path) == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
@@ -122,6 +123,18 @@ package final class SectionCacheWriter: Sendable {
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             log.error("cannot write section cache \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Temporary files a process left when it stopped in the middle of a write. Files younger
+    /// than a minute may belong to a write of another process, still running.
+    private func removeAbandonedTemporaryFiles(in directory: URL, for url: URL) {
+        let files = FileManager.default
+        let prefix = ".\(url.lastPathComponent)-"
+        for name in (try? files.contentsOfDirectory(atPath: directory.path)) ?? [] where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let path = directory.appendingPathComponent(name).path
+            let modified = (try? files.attributesOfItem(atPath: path))?[.modificationDate] as? Date ?? .distantFuture
+            if modified.timeIntervalSinceNow < -60 { try? files.removeItem(atPath: path) }
         }
     }
 }
