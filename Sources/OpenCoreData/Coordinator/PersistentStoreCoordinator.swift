@@ -220,3 +220,12 @@ extension PersistentStoreCoordinator {
         }
     }
 }
+
+extension PersistentStoreCoordinator {
+    /// Reads stored attributes of many rows by key in one read transaction (see
+    /// ``PersistentStoreBackend/readingAttributes(of:_:_:)``).
+    func readingAttributes<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
+                              _ body: (_ read: ([Int64]) throws -> [Int64: [PropertyValue]]) throws -> T) throws -> T {
+        try store().backend.readingAttributes(of: entity, attributes, body)
+    }
+}

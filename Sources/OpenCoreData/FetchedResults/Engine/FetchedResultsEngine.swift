@@ -21,7 +21,7 @@ final class FetchedResultsEngine {
         self.coding = coding
         self.index = index
         predicate = configuration.plan.predicate
-        reader = SortKeyReader(sortKeys: configuration.plan.sortKeys, coding: coding, context: context)
+        reader = SortKeyReader(sortKeys: configuration.plan.sortKeys, coding: coding, context: context, resultCount: index.count)
         filter = RowFilter(index.allRowKeys, expectedCount: index.count)
     }
 
@@ -40,9 +40,16 @@ final class FetchedResultsEngine {
     /// changes nothing.
     func prepare(_ event: ContextEvent) throws -> PreparedBatch? {
         guard let rows = try AffectedRowCollector(engine: self).rows(of: event), !rows.isEmpty else { return nil }
-        let removals = try oldPositions(of: rows)
+        let (removals, oldKeys) = try oldPositions(of: rows)
         var search = PositionSearch(index: index, reader: reader)
         search.removedPositions = removals.map(\.position).sorted()
+        // New places are searched among the old rows, those taken out compared by their old keys.
+        reader.batchOldKeys = [:]
+        for (removal, key) in removals.map({ ($0, oldKeys[$0.rowKey]) }) {
+            if let key { reader.batchOldKeys[removal.rowKey] = key } else { search.uncomparablePositions.append(removal.position) }
+        }
+        search.uncomparablePositions.sort()
+        defer { reader.batchOldKeys = [:] }
 
         var placed: [(row: AffectedRow, key: SortKeyReader.Key, section: String)] = []
         let evaluator = PredicateEvaluator()
@@ -52,7 +59,7 @@ final class FetchedResultsEngine {
             let section = configuration.section.map { $0.name(of: $0.value(of: object)) } ?? ""
             placed.append((row, reader.currentValues(of: object), section))
         }
-        let gaps = try search.lowerBounds(of: placed.map { ($0.key, $0.row.rowKey) })
+        let gaps = try search.gaps(of: placed.map { ($0.key, $0.row.rowKey) })
         let order = placed.indices.sorted { lhs, rhs in
             if gaps[lhs] != gaps[rhs] { return gaps[lhs] < gaps[rhs] }
             return reader.precedes(placed[lhs].key, placed[lhs].row.rowKey, placed[rhs].key, placed[rhs].row.rowKey)
@@ -89,22 +96,25 @@ final class FetchedResultsEngine {
         }
     }
 
-    /// Old places of the affected rows that are among the results.
-    private func oldPositions(of rows: [AffectedRow]) throws -> [ChangeClassifier.Removal] {
+    /// Old places of the affected rows that are among the results, and the keys they were
+    /// placed with where known.
+    private func oldPositions(of rows: [AffectedRow]) throws -> ([ChangeClassifier.Removal], [Int64: SortKeyReader.Key]) {
         let candidates = rows.filter { filter.mayContain($0.indexedRowKey) }
-        guard !candidates.isEmpty else { return [] }
+        guard !candidates.isEmpty else { return ([], [:]) }
         let lookups = candidates.map { row in (key: reader.knownKey(of: row.indexedRowKey) ?? row.oldKey, rowKey: row.indexedRowKey) }
         reader.batchOldKeys = Dictionary(lookups.compactMap { lookup in lookup.key.map { (lookup.rowKey, $0) } },
                                          uniquingKeysWith: { first, _ in first })
         defer { reader.batchOldKeys = [:] }
-        let positions = try PositionSearch(index: index, reader: reader).positions(of: lookups)
+        let found = try PositionSearch(index: index, reader: reader).positions(of: lookups)
         var removals: [ChangeClassifier.Removal] = []
+        var keys: [Int64: SortKeyReader.Key] = [:]
         var seen = Set<Int>()
-        for (lookup, position) in zip(lookups, positions) {
-            guard let position, seen.insert(position).inserted else { continue }
+        for (lookup, result) in zip(lookups, found) {
+            guard let position = result.position, seen.insert(position).inserted else { continue }
             removals.append(.init(rowKey: lookup.rowKey, position: position))
+            if result.byKey { keys[lookup.rowKey] = lookup.key }
         }
-        return removals
+        return (removals, keys)
     }
 
     // MARK: Reading results
@@ -125,7 +135,7 @@ extension FetchedResultsEngine {
         guard let rowKey = coding.rowKey(for: id), filter.mayContain(rowKey) else { return nil }
         let key = reader.knownKey(of: rowKey) ?? object.flatMap { $0.state.isFault ? nil : reader.processedValues(of: $0) }
         do {
-            return try PositionSearch(index: index, reader: reader).positions(of: [(key, rowKey)])[0]
+            return try PositionSearch(index: index, reader: reader).positions(of: [(key, rowKey)])[0].position
         } catch {
             Log.context.error("finding \(id) among fetched results: \(error)")
             return nil

@@ -1,60 +1,107 @@
 /// Binary searches over a controller's rows by sort key, many at once: every search takes its
 /// next step together with the others, so the keys all of them need at one step are read in one
-/// query. Searching k rows among n costs about log n queries, not k·log n.
+/// query, and all steps share one read transaction. A search first compares the first rows of
+/// the index's chunks, whose keys stay cached from batch to batch, then the rows of one chunk:
+/// searching k rows among n reads about k·log(chunk length) keys in about log n queries.
 struct PositionSearch {
     let index: ResultIndex
     let reader: SortKeyReader
 
-    /// Positions of rows a batch takes out, ascending: searches for new places skip them, as
-    /// their keys are the ones that changed.
+    /// Positions of rows a batch takes out, ascending: a new row's gap is the number of rows
+    /// before it that are not taken out.
     var removedPositions: [Int] = []
+    /// Positions of rows taken out whose old keys are unknown: searches never compare with them.
+    var uncomparablePositions: [Int] = []
 
-    /// For each target, how many rows sort before it (rows taken out not counted).
-    func lowerBounds(of targets: [(key: SortKeyReader.Key, rowKey: Int64)]) throws -> [Int] {
-        let keptCount = index.count - removedPositions.count
-        var low = [Int](repeating: 0, count: targets.count)
-        var high = [Int](repeating: keptCount, count: targets.count)
+    typealias Target = (key: SortKeyReader.Key, rowKey: Int64)
+
+    /// For each target, how many rows that are not taken out sort before it.
+    func gaps(of targets: [Target]) throws -> [Int] {
+        try lowerBounds(of: targets).map { bound in bound - removedPositions.partitioningIndex { $0 >= bound } }
+    }
+
+    /// For each target, how many rows sort before it.
+    func lowerBounds(of targets: [Target]) throws -> [Int] {
+        guard !targets.isEmpty, index.count > 0 else { return targets.map { _ in 0 } }
+        return try reader.searching {
+            var ranges = targets.map { _ in 0..<index.count }
+            if uncomparablePositions.isEmpty {
+                try narrowToChunks(&ranges, targets: targets)
+            }
+            try search(&ranges, targets: targets) { $0 }
+            return ranges.map(\.lowerBound)
+        }
+    }
+
+    /// Narrows each range to the rows after the last chunk head that sorts before its target, up
+    /// to the next head.
+    private func narrowToChunks(_ ranges: inout [Range<Int>], targets: [Target]) throws {
+        let heads = index.chunkStarts
+        var chunkRanges = targets.map { _ in 0..<heads.count }
+        try search(&chunkRanges, targets: targets) { heads[$0] }
+        for (target, chunks) in chunkRanges.enumerated() {
+            let chunk = chunks.lowerBound
+            ranges[target] = (chunk == 0 ? 0 : heads[chunk - 1] + 1)..<(chunk < heads.count ? heads[chunk] : index.count)
+        }
+    }
+
+    /// Lockstep binary searches: each range shrinks to the first place whose row does not sort
+    /// before the target. `position` maps a place to a row position.
+    private func search(_ ranges: inout [Range<Int>], targets: [Target], position: (Int) -> Int) throws {
         while true {
-            let active = targets.indices.filter { low[$0] < high[$0] }
-            guard !active.isEmpty else { return low }
-            let probes = active.map { index.rowKey(at: positionOfKeptRow((low[$0] + high[$0]) / 2)) }
-            let keys = try reader.keys(of: probes)
-            for (target, probe) in zip(active, probes) {
-                let middle = (low[target] + high[target]) / 2
+            var probes: [(target: Int, place: Int, row: Int64)] = []
+            for target in targets.indices where !ranges[target].isEmpty {
+                let range = ranges[target]
+                guard let place = comparablePlace(in: range, position: position) else {
+                    // Only rows taken out with unknown keys: any place in the range gives the
+                    // same gap.
+                    ranges[target] = range.lowerBound..<range.lowerBound
+                    continue
+                }
+                probes.append((target, place, index.rowKey(at: position(place))))
+            }
+            guard !probes.isEmpty else { return }
+            let keys = try reader.keys(of: probes.map(\.row))
+            for probe in probes {
+                let range = ranges[probe.target]
                 // A row the store no longer has cannot be compared: the search goes left of it,
                 // which keeps the results a valid list; the merge of its deletion removes it.
-                if let key = keys[probe], reader.precedes(key, probe, targets[target].key, targets[target].rowKey) {
-                    low[target] = middle + 1
+                if let key = keys[probe.row], reader.precedes(key, probe.row, targets[probe.target].key, targets[probe.target].rowKey) {
+                    ranges[probe.target] = (probe.place + 1)..<range.upperBound
                 } else {
-                    high[target] = middle
+                    ranges[probe.target] = range.lowerBound..<probe.place
                 }
             }
         }
     }
 
-    /// The position of the kept row with this index (counted among kept rows).
-    private func positionOfKeptRow(_ keptIndex: Int) -> Int {
-        // The k-th removal lies after kept row u exactly when removedPositions[k] - k <= u.
-        var low = 0
-        var high = removedPositions.count
-        while low < high {
-            let middle = (low + high) / 2
-            if removedPositions[middle] - middle <= keptIndex { low = middle + 1 } else { high = middle }
+    /// The middle place of a range, or the nearest one whose row can be compared.
+    private func comparablePlace(in range: Range<Int>, position: (Int) -> Int) -> Int? {
+        let middle = (range.lowerBound + range.upperBound) / 2
+        guard !uncomparablePositions.isEmpty else { return middle }
+        func comparable(_ place: Int) -> Bool {
+            let row = position(place)
+            let found = uncomparablePositions.partitioningIndex { $0 >= row }
+            return found == uncomparablePositions.count || uncomparablePositions[found] != row
         }
-        return keptIndex + low
+        for distance in 0..<range.count {
+            if middle + distance < range.upperBound, comparable(middle + distance) { return middle + distance }
+            if middle - distance >= range.lowerBound, comparable(middle - distance) { return middle - distance }
+        }
+        return nil
     }
 
     /// The positions of rows among the results, found by their keys as the results were ordered;
     /// nil for a row not found there. A row whose key is unknown or wrong is found by looking at
-    /// every row.
-    func positions(of rows: [(key: SortKeyReader.Key?, rowKey: Int64)]) throws -> [Int?] {
+    /// every row; `byKey` tells which were found by their keys (so the keys are right).
+    func positions(of rows: [(key: SortKeyReader.Key?, rowKey: Int64)]) throws -> [(position: Int?, byKey: Bool)] {
         let searchable = rows.indices.filter { rows[$0].key != nil }
         let bounds = try lowerBounds(of: searchable.map { (rows[$0].key ?? [], rows[$0].rowKey) })
-        var result = [Int?](repeating: nil, count: rows.count)
+        var result = [(position: Int?, byKey: Bool)](repeating: (nil, false), count: rows.count)
         for (row, bound) in zip(searchable, bounds) where bound < index.count && index.rowKey(at: bound) == rows[row].rowKey {
-            result[row] = bound
+            result[row] = (bound, true)
         }
-        let unfound = Set(rows.indices.filter { result[$0] == nil }.map { rows[$0].rowKey })
+        let unfound = Set(rows.indices.filter { result[$0].position == nil }.map { rows[$0].rowKey })
         guard !unfound.isEmpty else { return result }
         var scanned: [Int64: Int] = [:]
         var position = 0
@@ -64,8 +111,8 @@ struct PositionSearch {
                 position += 1
             }
         }
-        for row in rows.indices where result[row] == nil {
-            result[row] = scanned[rows[row].rowKey]
+        for row in rows.indices where result[row].position == nil {
+            result[row] = (scanned[rows[row].rowKey], false)
         }
         return result
     }

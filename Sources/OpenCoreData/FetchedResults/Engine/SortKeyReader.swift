@@ -1,8 +1,8 @@
 /// Sort keys of result rows, as the results are ordered by them: from the rows a batch is taking
 /// out (their old keys), from keys read before, from objects in memory (ignoring changes not yet
 /// processed), or from the store, many rows per query. The controller keeps no keys for rows it
-/// never compared; a small cache keeps the keys it did, so the first steps of every binary
-/// search cost nothing after the first.
+/// never compared; a cache bounded by the result's size keeps the keys it did, so the rows every
+/// search starts with (the first rows of the index's chunks) cost nothing after the first batch.
 final class SortKeyReader {
     typealias Key = [PropertyValue]
 
@@ -11,29 +11,59 @@ final class SortKeyReader {
     let context: ManagedObjectContext
     /// The keys of rows the current batch takes out, as they were when the rows were placed.
     var batchOldKeys: [Int64: Key] = [:]
-    private var recent: [Int64: Key] = [:]
-    private var older: [Int64: Key] = [:]
     /// Queries made for keys, for tests and the benchmark.
     private(set) var storeReads = 0
 
-    /// Keys kept per generation; the cache holds at most two generations.
-    private static let generationSize = 1 << 15
+    private let orders: [(comparison: FetchSortDescriptor.Comparison, ascending: Bool)]
+    /// The attributes the keys are, when every key is a stored attribute of the fetched entity:
+    /// then keys are read column by column, in one read transaction per search.
+    private let storedAttributes: [AttributeDescription]?
+    private var recent: [Int64: Key] = [:]
+    private var older: [Int64: Key] = [:]
+    private var generationSize: Int
+    /// The store reader of the search in progress, if any.
+    private var session: (([ManagedObjectID]) throws -> [ManagedObjectID: [PropertyValue]])?
 
-    init(sortKeys: [ResolvedSortKey], coding: RowKeyCoding, context: ManagedObjectContext) {
+    init(sortKeys: [ResolvedSortKey], coding: RowKeyCoding, context: ManagedObjectContext, resultCount: Int) {
         self.sortKeys = sortKeys
         self.coding = coding
         self.context = context
+        orders = sortKeys.map { ($0.comparison, $0.ascending) }
+        let attributes = sortKeys.compactMap { key -> AttributeDescription? in
+            guard key.path.steps.count == 1, case .attribute(let attribute) = key.path.steps[0], attribute.isPersistent else { return nil }
+            return attribute
+        }
+        storedAttributes = attributes.count == sortKeys.count ? attributes : nil
+        generationSize = Self.generationSize(forResultCount: resultCount)
     }
+
+    /// Two generations of about 1/32 of the rows each (between 512 and 32,768 keys): a few bytes
+    /// per row, and room for every chunk's first row.
+    private static func generationSize(forResultCount count: Int) -> Int {
+        min(1 << 15, max(512, count / 32))
+    }
+
+    /// Fits the cache to a new result size.
+    func resize(forResultCount count: Int) {
+        generationSize = Self.generationSize(forResultCount: count)
+    }
+
+    // MARK: Known keys
 
     /// A key known without reading anything.
     func knownKey(of rowKey: Int64) -> Key? {
-        batchOldKeys[rowKey] ?? recent[rowKey] ?? older[rowKey]
+        if let key = batchOldKeys[rowKey] ?? recent[rowKey] { return key }
+        guard let key = older[rowKey] else { return nil }
+        // Keys still in use move back to the recent generation, so they outlive the rotation.
+        remember(key, for: rowKey)
+        return key
     }
 
     func remember(_ key: Key, for rowKey: Int64) {
-        if recent.count >= Self.generationSize {
+        if recent.count >= generationSize {
             older = recent
             recent = [:]
+            recent.reserveCapacity(generationSize)
         }
         recent[rowKey] = key
     }
@@ -47,6 +77,23 @@ final class SortKeyReader {
         recent = [:]
         older = [:]
         batchOldKeys = [:]
+    }
+
+    // MARK: Reading keys
+
+    /// Runs a search: every store read inside shares one read transaction (and one lock against
+    /// saves of this process), where the store allows.
+    func searching<T>(_ body: () throws -> T) throws -> T {
+        guard session == nil, let attributes = storedAttributes, let entity = coding.entities.first else { return try body() }
+        let result = try context.readingAttributesAsSeen(of: entity, attributes) { read in
+            try withoutActuallyEscaping(read) { read in
+                session = read
+                defer { session = nil }
+                return try body()
+            }
+        }
+        if let result { return result }
+        return try body()
     }
 
     /// The keys of these rows; rows the store no longer has are left out.
@@ -65,11 +112,19 @@ final class SortKeyReader {
         }
         guard !unread.isEmpty else { return result }
         storeReads += 1
-        for snapshot in try context.snapshotsAsSeen(for: unread) {
-            guard let rowKey = coding.rowKey(for: snapshot.objectID) else { continue }
-            let key = values(in: snapshot)
-            remember(key, for: rowKey)
-            result[rowKey] = key
+        if let session {
+            for (id, key) in try session(unread) {
+                guard let rowKey = coding.rowKey(for: id) else { continue }
+                remember(key, for: rowKey)
+                result[rowKey] = key
+            }
+        } else {
+            for snapshot in try context.snapshotsAsSeen(for: unread) {
+                guard let rowKey = coding.rowKey(for: snapshot.objectID) else { continue }
+                let key = values(in: snapshot)
+                remember(key, for: rowKey)
+                result[rowKey] = key
+            }
         }
         return result
     }
@@ -84,6 +139,8 @@ final class SortKeyReader {
         }
         return processedValues(of: object)
     }
+
+    // MARK: Keys of objects and rows
 
     /// An object's key as of the last processed changes.
     func processedValues(of object: ManagedObject) -> Key {
@@ -143,10 +200,13 @@ final class SortKeyReader {
         return .null
     }
 
+    // MARK: Order
+
     /// Whether a row sorts before another: by the sort keys, then by the stores' tie-break.
     func precedes(_ lhs: Key, _ lhsRow: Int64, _ rhs: Key, _ rhsRow: Int64) -> Bool {
-        for (index, key) in sortKeys.enumerated() {
-            let order = key.compare(lhs[index], rhs[index])
+        for index in orders.indices {
+            let order = ResolvedSortKey.compare(lhs[index], rhs[index], comparison: orders[index].comparison,
+                                                ascending: orders[index].ascending)
             if order != 0 { return order < 0 }
         }
         return RowKeyCoding.tieBreakPrecedes(lhsRow, rhsRow)

@@ -10,6 +10,9 @@ struct ResultIndex: Sendable {
     private(set) var sections: [Section]
     private var starts: [Int]
     private(set) var count: Int
+    /// The position of the first row of every chunk of every section, ascending: the rows a
+    /// search compares first, which stay the same while rows come and go around them.
+    private(set) var chunkStarts: [Int] = []
 
     init(sections: [Section]) {
         self.sections = sections
@@ -80,10 +83,14 @@ struct ResultIndex: Sendable {
     private mutating func recomputeStarts() {
         starts = []
         starts.reserveCapacity(sections.count)
+        chunkStarts = []
         var position = 0
         for section in sections {
             starts.append(position)
-            position += section.rows.count
+            for chunk in section.rows.chunks {
+                chunkStarts.append(position)
+                position += chunk.count
+            }
         }
         count = position
     }

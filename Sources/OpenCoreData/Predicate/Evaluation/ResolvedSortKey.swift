@@ -9,6 +9,13 @@ package struct ResolvedSortKey: Sendable {
     /// Orders two values of the key as both the store and memory do: nil first, strings by
     /// bytes, case-folded bytes or `localizedStandardCompare`, other values by value.
     package func compare(_ lhs: PropertyValue, _ rhs: PropertyValue) -> Int {
+        Self.compare(lhs, rhs, comparison: comparison, ascending: ascending)
+    }
+
+    /// The order of two values under a comparison and direction, without a sort key at hand (for
+    /// loops that compare many values and should not copy the key each time).
+    package static func compare(_ lhs: PropertyValue, _ rhs: PropertyValue,
+                                comparison: FetchSortDescriptor.Comparison, ascending: Bool) -> Int {
         let order: Int
         switch (comparison, lhs, rhs) {
         case (.caseInsensitive, .string(let a), .string(let b)):
