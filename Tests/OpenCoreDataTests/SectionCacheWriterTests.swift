@@ -98,7 +98,11 @@ import Testing
         @Sendable func note(_ problem: String) {
             problems.withLock { if $0.count < 5 { $0.append(problem) } }
         }
-        DispatchQueue.global().async {
+        let readerStarted = DispatchSemaphore(value: 0)
+        // A thread of its own: on a busy machine the shared pool may not run the reader until the
+        // writes are over, and then the test would prove nothing.
+        Thread.detachNewThread {
+            readerStarted.signal()
             while !finished.withLock({ $0 }) {
                 switch writer.read(cacheName: "big") {
                 case nil:
@@ -113,10 +117,13 @@ import Testing
             }
             readerDone.signal()
         }
+        readerStarted.wait()
         for generation in 0..<30 {
             writer.write(contents(generation: Int64(generation), rows: 50_000), cacheName: "big")
             writer.waitUntilIdle()
         }
+        // Keep the last file in place until the reader has read some files whole.
+        while reads.withLock({ $0 }) < 30 { usleep(1000) }
         finished.withLock { $0 = true }
         readerDone.wait()
         #expect(problems.withLock { $0 }.isEmpty)
