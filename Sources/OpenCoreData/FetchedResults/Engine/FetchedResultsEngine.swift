@@ -53,8 +53,13 @@ final class FetchedResultsEngine {
 
         var placed: [(row: AffectedRow, key: SortKeyReader.Key, section: String)] = []
         let evaluator = PredicateEvaluator()
+        let removed = Set(removals.map(\.rowKey))
         for row in rows {
             guard let object = row.object, !object.isDeleted, object.managedObjectContext === context else { continue }
+            // An ID change renames a row of the results. An object not among them yet (an insert
+            // given its permanent ID by obtainPermanentIDs before changes were processed) enters
+            // with the event that reports its insert, not before.
+            if row.previousRowKey != nil, !removed.contains(row.indexedRowKey) { continue }
             if let predicate, !evaluator.evaluate(predicate, on: object) { continue }
             let section = configuration.section.map { $0.name(of: $0.value(of: object)) } ?? ""
             placed.append((row, reader.currentValues(of: object), section))
