@@ -5,6 +5,7 @@ import PackageDescription
 // - exported: a library module users import;
 // - test: a test target, run by `swift test`;
 // - example: a sample app, run with `swift run`;
+// - benchmark: an executable that measures, run with `swift run -c release`;
 // - test-support: an executable the tests drive as a child process.
 let strictSwift: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -17,6 +18,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
+        .executable(name: "ocd-bench", targets: ["OCDBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -37,6 +39,16 @@ let package = Package(
             name: "WorldCup",
             dependencies: ["OpenCoreData"],
             path: "Examples/WorldCup",
+            swiftSettings: strictSwift
+        ),
+        // benchmark: the controller against raw SQLite and refetch-and-diff (`swift run -c release ocd-bench`).
+        .executableTarget(
+            name: "OCDBench",
+            dependencies: [
+                "OpenCoreData",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/OCDBench",
             swiftSettings: strictSwift
         ),
         // test-support: a writer the crash tests kill with SIGKILL in the middle of saves.

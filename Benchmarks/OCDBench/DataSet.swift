@@ -1,0 +1,72 @@
+import Foundation
+import OpenCoreData
+
+/// A store of `rows` teams on disk, built once per size (and reused with `--data`).
+struct DataSet {
+    let rows: Int
+    let url: URL
+
+    init(rows: Int, directory: URL) {
+        self.rows = rows
+        url = directory.appendingPathComponent("teams-\(rows).sqlite")
+    }
+
+    /// A container on the data set's store: each call is a fresh start, as after a relaunch.
+    func openContainer() throws -> PersistentContainer {
+        let container = try PersistentContainer(name: "ocd-bench", managedObjectClasses: [Team.self])
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+        try container.loadPersistentStores()
+        return container
+    }
+
+    /// Fills the store unless it already holds exactly `rows` teams; a store holding anything
+    /// else is rebuilt.
+    func build() throws {
+        if try existingRows() == rows {
+            progress("data set of \(rows) rows: reusing \(url.path)")
+            return
+        }
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: url.path + suffix)
+        }
+        let container = try openContainer()
+        let context = container.newBackgroundContext()
+        var generator = SplitMix64(state: 2026)
+        let start = now()
+        try context.performAndWait {
+            var made = 0
+            while made < rows {
+                for _ in 0..<min(20_000, rows - made) {
+                    Self.insertTeam(number: made, into: context, using: &generator)
+                    made += 1
+                }
+                try context.save()
+                context.reset()
+                progress("data set of \(rows) rows: \(made) inserted")
+            }
+        }
+        progress(String(format: "data set of %d rows built in %.1f s", rows, milliseconds(now() - start) / 1000))
+    }
+
+    private func existingRows() throws -> Int {
+        guard FileManager.default.fileExists(atPath: url.path) else { return 0 }
+        let container = try openContainer()
+        let context = container.newBackgroundContext()
+        return try context.performAndWait { try context.count(for: Team.fetchRequest()) }
+    }
+
+    @discardableResult
+    static func insertTeam(number: Int, into context: ManagedObjectContext, using generator: inout SplitMix64) -> Team {
+        let team = Team(context: context)
+        team.name = "Team " + String(number)
+        team.zone = Team.zones[Int(generator.next() % UInt64(Team.zones.count))]
+        team.wins = Int32(generator.next() % 1000)
+        team.created = Date(timeIntervalSince1970: 1_700_000_000 + Double(number))
+        return team
+    }
+}
+
+/// Progress goes to standard error, so that the table on standard output stays clean.
+func progress(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
