@@ -41,7 +41,8 @@ extension ManagedObjectContext {
     }
 
     private func sortedByID(_ objects: Set<ManagedObject>) -> [ManagedObject] {
-        objects.sorted { $0.objectID.key < $1.objectID.key }
+        // Keys read once per object, not once per comparison.
+        objects.map { ($0.objectID.key, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     // MARK: Root contexts

@@ -174,5 +174,7 @@ struct SQLiteSchema: @unchecked Sendable {
 /// An identifier quoted for SQL. Names are checked by the model (letters, digits, underscores),
 /// so quoting is for keywords, never for escaping user input.
 func quoted(_ identifier: String) -> String {
-    "\"\(identifier.replacingOccurrences(of: "\"", with: "\"\""))\""
+    // Statements are built per saved row: skip Foundation's replacement when there is nothing to escape.
+    let escaped = identifier.contains("\"") ? identifier.replacingOccurrences(of: "\"", with: "\"\"") : identifier
+    return "\"" + escaped + "\""
 }

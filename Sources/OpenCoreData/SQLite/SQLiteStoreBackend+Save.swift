@@ -74,8 +74,9 @@ extension SQLiteStoreBackend {
                                      uniquingKeysWith: { first, _ in first })
             return .conflicts(conflicted.map { StoreConflict(objectID: $0, current: current[$0]) })
         }
+        var insertStatements: [ObjectIdentifier: String] = [:]
         for row in save.inserted {
-            try insert(row, db, loaded: loaded)
+            try insert(row, db, loaded: loaded, statements: &insertStatements)
         }
         for change in save.joinChanges {
             try writeLink(change, db, loaded: loaded)
@@ -105,7 +106,8 @@ extension SQLiteStoreBackend {
         return db.changesCount > 0
     }
 
-    private func insert(_ row: RowSnapshot, _ db: Database, loaded: Loaded) throws {
+    /// Inserts one row; `statements` keeps each entity's INSERT text for the rest of the save.
+    private func insert(_ row: RowSnapshot, _ db: Database, loaded: Loaded, statements: inout [ObjectIdentifier: String]) throws {
         let entity = row.objectID.entity
         guard let table = loaded.schema.table(for: entity) else { return }
         var names = ["_pk", "_entity", "_version"]
@@ -115,8 +117,12 @@ extension SQLiteStoreBackend {
             names += columnNames
             values += columnValues
         }
-        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        let sql = "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) VALUES (\(placeholders))"
+        let sql = statements[ObjectIdentifier(entity)] ?? {
+            let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+            let sql = "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) VALUES (\(placeholders))"
+            statements[ObjectIdentifier(entity)] = sql
+            return sql
+        }()
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
     }
 
