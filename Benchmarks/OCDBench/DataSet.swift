@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import OpenCoreData
 
 /// A store of `rows` teams on disk, built once per size (and reused with `--data`).
@@ -69,4 +70,14 @@ struct DataSet {
 /// Progress goes to standard error, so that the table on standard output stays clean.
 func progress(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+extension DataSet {
+    /// GRDB connections of the baselines wait for locks, as the library's own connections do:
+    /// the store's connections from the previous scenario may still be checkpointing.
+    static var rawConfiguration: GRDB.Configuration {
+        var configuration = GRDB.Configuration()
+        configuration.busyMode = .timeout(30)
+        return configuration
+    }
 }

@@ -28,7 +28,7 @@ struct FetchScenarios {
 
     /// The floor: the ordered keys from the sort index and the section counts, straight through GRDB.
     private func floorSamples() throws -> Samples {
-        let database = try DatabaseQueue(path: dataSet.url.path)
+        let database = try DatabaseQueue(path: dataSet.url.path, configuration: DataSet.rawConfiguration)
         var samples = Samples()
         for run in 0...runs {
             let start = now()

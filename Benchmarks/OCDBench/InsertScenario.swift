@@ -40,7 +40,7 @@ struct InsertScenario {
     }
 
     private func insertThroughGRDB() throws -> Double {
-        let database = try DatabaseQueue(path: freshFile("raw-insert.sqlite").path)
+        let database = try DatabaseQueue(path: freshFile("raw-insert.sqlite").path, configuration: DataSet.rawConfiguration)
         try database.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: """

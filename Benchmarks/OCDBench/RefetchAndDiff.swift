@@ -17,7 +17,7 @@ struct RefetchAndDiff {
     /// The time from the start of a write transaction changing `changed` rows to the difference
     /// being computed, over `runs` runs.
     func run(changed: Int, runs: Int) throws -> Samples {
-        let pool = try DatabasePool(path: dataSet.url.path)
+        let pool = try DatabasePool(path: dataSet.url.path, configuration: DataSet.rawConfiguration)
         let observed = Observed()
         let observation = ValueObservation.tracking { db in
             try Array(Row.fetchCursor(db, sql: Team.orderedRowsSQL).map { row in
