@@ -33,15 +33,7 @@ extension SavedChanges {
     func replacingIDs(_ mapping: [ManagedObjectID: ManagedObjectID]) -> SavedChanges {
         guard !mapping.isEmpty else { return self }
         func map(_ id: ManagedObjectID) -> ManagedObjectID { mapping[id] ?? id }
-        func map(_ snapshot: RowSnapshot) -> RowSnapshot {
-            var copy = snapshot
-            copy.objectID = map(snapshot.objectID)
-            copy.values = snapshot.values.map { value in
-                if case .object(let id) = value { return .object(map(id)) }
-                return value
-            }
-            return copy
-        }
+        func map(_ snapshot: RowSnapshot) -> RowSnapshot { snapshot.replacingIDs(mapping) }
         var copy = self
         copy.inserted = inserted.map(map)
         copy.updated = updated.map(map)

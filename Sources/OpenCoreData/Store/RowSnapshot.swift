@@ -76,20 +76,25 @@ package enum SaveOutcome: Sendable {
     case conflicts([StoreConflict])
 }
 
+extension RowSnapshot {
+    /// The row with temporary IDs replaced by permanent ones, in its own ID and its to-one values.
+    func replacingIDs(_ mapping: [ManagedObjectID: ManagedObjectID]) -> RowSnapshot {
+        var copy = self
+        copy.objectID = mapping[objectID] ?? objectID
+        copy.values = values.map { value in
+            if case .object(let id) = value, let permanent = mapping[id] { return .object(permanent) }
+            return value
+        }
+        return copy
+    }
+}
+
 extension SaveRequest {
     /// Replaces temporary IDs (in row IDs, to-one values and join links) by permanent ones.
     package func replacingIDs(_ mapping: [ManagedObjectID: ManagedObjectID]) -> SaveRequest {
         guard !mapping.isEmpty else { return self }
         func map(_ id: ManagedObjectID) -> ManagedObjectID { mapping[id] ?? id }
-        func map(_ snapshot: RowSnapshot) -> RowSnapshot {
-            var copy = snapshot
-            copy.objectID = map(snapshot.objectID)
-            copy.values = snapshot.values.map { value in
-                if case .object(let id) = value { return .object(map(id)) }
-                return value
-            }
-            return copy
-        }
+        func map(_ snapshot: RowSnapshot) -> RowSnapshot { snapshot.replacingIDs(mapping) }
         var copy = self
         copy.inserted = inserted.map(map)
         copy.updated = updated.map { update in
