@@ -57,6 +57,7 @@ struct ChangeScenarios {
             background.performAndWait { background.reset() }
         }
         try context.performAndWait { try FetchScenarios.check(controller, rows: dataSet.rows) }
+        try OrderCheck.verify(controller, in: context)
         return result
     }
 

@@ -45,32 +45,26 @@ extension ManagedObjectContext {
     /// Runs `body` with a function that reads stored attributes of objects (of `entity`'s table)
     /// as this context has seen them, like ``snapshotsAsSeen(for:)`` but with one read
     /// transaction for every read `body` makes and only the columns asked for. Nil for a child
-    /// context, whose parent's view is not a store's: the caller reads snapshots instead.
+    /// context, whose parent's view is not a store's: the caller reads snapshots instead. The
+    /// values come back in the order of the IDs, nil for a row the store does not have.
     func readingAttributesAsSeen<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
-                                    _ body: (_ read: ([ManagedObjectID]) throws -> [ManagedObjectID: [PropertyValue]]) throws -> T) throws -> T? {
+                                    _ body: (_ read: ([ManagedObjectID]) throws -> [[PropertyValue]?]) throws -> T) throws -> T? {
         guard case .coordinator(let coordinator) = parentStore else { return nil }
         return try coordinator.withSaveLock {
             let unmerged = unmergedSaves.withLock { $0 }
             let insertedBySave = unmerged.map { Set($0.inserted.map(\.objectID)) }
             return try coordinator.readingAttributes(of: entity, attributes) { storeRead in
                 try withoutActuallyEscaping(storeRead) { read in try body { ids in
-                    let stored = ids.filter { !$0.isTemporaryID }
-                    let values = try read(stored.map(\.key))
-                    var result: [ManagedObjectID: [PropertyValue]] = [:]
-                    for id in stored {
-                        result[id] = values[id.key]
+                    let values = try read(ids.compactMap { $0.isTemporaryID ? nil : $0.key })
+                    return ids.map { id -> [PropertyValue]? in
+                        guard !id.isTemporaryID else { return nil }
+                        // Most reads find no unmerged save: then no ID is hashed at all.
                         for (save, inserted) in zip(unmerged, insertedBySave) {
-                            if inserted.contains(id) {
-                                result[id] = nil
-                                break
-                            }
-                            if let preImage = save.preImages[id] {
-                                result[id] = attributes.map { preImage.value(at: $0.slot) }
-                                break
-                            }
+                            if inserted.contains(id) { return nil }
+                            if let preImage = save.preImages[id] { return attributes.map { preImage.value(at: $0.slot) } }
                         }
+                        return values[id.key]
                     }
-                    return result
                 } }
             }
         }

@@ -16,22 +16,39 @@ extension SQLiteStoreBackend {
         let prefix = "SELECT \(columns) FROM \(quoted(table.name)) WHERE \"_pk\" IN ("
         let types = attributes.map(\.attributeType)
         return try reading("reading sort keys of \(entity.entityName)") { db in
-            try body { keys in
+            var statements: [Int: Statement] = [:]
+            return try body { keys in
                 var values: [Int64: [PropertyValue]] = [:]
+                values.reserveCapacity(keys.count)
                 var start = 0
                 while start < keys.count {
                     let length = Self.listLengths.first { $0 >= keys.count - start } ?? Self.listLengths[Self.listLengths.count - 1]
                     let chunk = keys[start..<min(start + length, keys.count)]
                     start += chunk.count
-                    var arguments = chunk.map(\.databaseValue)
-                    arguments += Array(repeating: chunk[chunk.endIndex - 1].databaseValue, count: length - chunk.count)
-                    let statement = try db.cachedStatement(sql: prefix + Array(repeating: "?", count: length).joined(separator: ",") + ")")
+                    let statement: Statement
+                    if let prepared = statements[length] {
+                        statement = prepared
+                    } else {
+                        statement = try db.cachedStatement(sql: prefix + Array(repeating: "?", count: length).joined(separator: ",") + ")")
+                        statements[length] = statement
+                    }
+                    // Existential arguments: GRDB's generic initializer goes through a key path
+                    // per value, which costs more than the lookup itself.
+                    var arguments: [(any DatabaseValueConvertible)?] = []
+                    arguments.reserveCapacity(length)
+                    for key in chunk { arguments.append(key) }
+                    while arguments.count < length { arguments.append(chunk.last) }
                     let rows = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
-                    while let row = try rows.next() {
-                        let key: Int64 = try row.decode(atIndex: 0)
-                        values[key] = types.enumerated().map { index, type in
-                            SQLiteValueCoding.propertyValue(row[index + 1], type: type)
+                    // Columns are read straight from the statement the cursor steps.
+                    let columns = statement.sqliteStatement
+                    while try rows.next() != nil {
+                        guard case .int64(let key) = DatabaseValue(sqliteStatement: columns, index: 0).storage else { continue }
+                        var rowValues: [PropertyValue] = []
+                        rowValues.reserveCapacity(types.count)
+                        for (index, type) in types.enumerated() {
+                            rowValues.append(SQLiteValueCoding.propertyValue(DatabaseValue(sqliteStatement: columns, index: CInt(index + 1)), type: type))
                         }
+                        values[key] = rowValues
                     }
                 }
                 return values

@@ -60,7 +60,8 @@ extension SQLiteStoreBackend {
                                    uniquingKeysWith: { first, _ in first })
 
         var conflicted: [ManagedObjectID] = []
-        for update in save.updated where try !self.update(update, db, loaded: loaded) {
+        var updateStatements: [UpdateShape: Statement] = [:]
+        for update in save.updated where try !self.update(update, db, loaded: loaded, statements: &updateStatements) {
             conflicted.append(update.snapshot.objectID)
         }
         for deletion in save.deleted {
@@ -86,23 +87,36 @@ extension SQLiteStoreBackend {
         return .committed(permanentIDs: mapping, preImages: preImages)
     }
 
+    /// The entity and the slots an update writes: what its SQL text depends on.
+    struct UpdateShape: Hashable {
+        let entity: ObjectIdentifier
+        let slots: [Int]
+    }
+
     /// Writes the changed columns if the row still has the version the change is based on.
-    private func update(_ update: RowUpdate, _ db: Database, loaded: Loaded) throws -> Bool {
+    /// `statements` keeps each shape's prepared UPDATE for the rest of the save.
+    private func update(_ update: RowUpdate, _ db: Database, loaded: Loaded, statements: inout [UpdateShape: Statement]) throws -> Bool {
         let id = update.snapshot.objectID
         guard let table = loaded.schema.table(for: id.entity) else { return true }
         var assignments: [String] = []
-        var arguments: [DatabaseValue] = []
+        // Existential arguments: GRDB's generic initializer goes through a key path per value.
+        var arguments: [(any DatabaseValueConvertible)?] = []
         for slot in update.changedSlots {
             let (names, values) = columns(for: id.entity.slots[slot], value: update.snapshot.value(at: slot), loaded: loaded)
-            for (name, value) in zip(names, values) {
-                assignments.append("\(quoted(name)) = ?")
-                arguments.append(value)
-            }
+            assignments += names.map { "\(quoted($0)) = ?" }
+            arguments += values.map { $0 }
         }
-        assignments.append("\"_version\" = \"_version\" + 1")
-        let sql = "UPDATE \(quoted(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ? AND \"_version\" = ?"
-        try db.cachedStatement(sql: sql)
-            .execute(arguments: StatementArguments(arguments + [id.key.databaseValue, update.expectedVersion.databaseValue]))
+        let shape = UpdateShape(entity: ObjectIdentifier(id.entity), slots: update.changedSlots)
+        let statement: Statement
+        if let prepared = statements[shape] {
+            statement = prepared
+        } else {
+            assignments.append("\"_version\" = \"_version\" + 1")
+            statement = try db.cachedStatement(sql: "UPDATE \(quoted(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ? AND \"_version\" = ?")
+            statements[shape] = statement
+        }
+        arguments += [id.key, update.expectedVersion]
+        try statement.execute(arguments: StatementArguments(arguments))
         return db.changesCount > 0
     }
 

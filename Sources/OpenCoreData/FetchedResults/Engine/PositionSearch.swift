@@ -37,12 +37,36 @@ struct PositionSearch {
     /// to the next head.
     private func narrowToChunks(_ ranges: inout [Range<Int>], targets: [Target]) throws {
         let heads = index.chunkStarts
-        var chunkRanges = targets.map { _ in 0..<heads.count }
-        try search(&chunkRanges, targets: targets) { heads[$0] }
-        for (target, chunks) in chunkRanges.enumerated() {
-            let chunk = chunks.lowerBound
+        for (target, chunk) in try chunksAfterHeads(of: targets).enumerated() {
             ranges[target] = (chunk == 0 ? 0 : heads[chunk - 1] + 1)..<(chunk < heads.count ? heads[chunk] : index.count)
         }
+    }
+
+    /// For each target, the index of the first chunk whose head does not sort before it.
+    private func chunksAfterHeads(of targets: [Target]) throws -> [Int] {
+        let heads = index.chunkStarts
+        // Many targets: every head's key, looked up once, then plain binary searches in memory,
+        // rather than a cache lookup per target per step.
+        if targets.count * (Int.bitWidth - heads.count.leadingZeroBitCount) > heads.count, let headKeys = try keysOfEveryHead() {
+            return targets.map { target in
+                headKeys.partitioningIndex { head in !reader.precedes(head.key, head.row, target.key, target.rowKey) }
+            }
+        }
+        var chunkRanges = targets.map { _ in 0..<heads.count }
+        try search(&chunkRanges, targets: targets) { heads[$0] }
+        return chunkRanges.map(\.lowerBound)
+    }
+
+    /// The keys of the chunks' first rows, in order; nil if one of them cannot be read.
+    private func keysOfEveryHead() throws -> [(row: Int64, key: SortKeyReader.Key)]? {
+        let rows = index.chunkStarts.map(index.rowKey(at:))
+        var headKeys: [(row: Int64, key: SortKeyReader.Key)] = []
+        headKeys.reserveCapacity(rows.count)
+        for (row, key) in zip(rows, try reader.keys(of: rows)) {
+            guard let key else { return nil }
+            headKeys.append((row, key))
+        }
+        return headKeys
     }
 
     /// Lockstep binary searches: each range shrinks to the first place whose row does not sort
@@ -62,11 +86,11 @@ struct PositionSearch {
             }
             guard !probes.isEmpty else { return }
             let keys = try reader.keys(of: probes.map(\.row))
-            for probe in probes {
+            for (probe, key) in zip(probes, keys) {
                 let range = ranges[probe.target]
                 // A row the store no longer has cannot be compared: the search goes left of it,
                 // which keeps the results a valid list; the merge of its deletion removes it.
-                if let key = keys[probe.row], reader.precedes(key, probe.row, targets[probe.target].key, targets[probe.target].rowKey) {
+                if let key, reader.precedes(key, probe.row, targets[probe.target].key, targets[probe.target].rowKey) {
                     ranges[probe.target] = (probe.place + 1)..<range.upperBound
                 } else {
                     ranges[probe.target] = range.lowerBound..<probe.place
@@ -96,10 +120,11 @@ struct PositionSearch {
     /// every row; `byKey` tells which were found by their keys (so the keys are right).
     func positions(of rows: [(key: SortKeyReader.Key?, rowKey: Int64)]) throws -> [(position: Int?, byKey: Bool)] {
         let searchable = rows.indices.filter { rows[$0].key != nil }
-        let bounds = try lowerBounds(of: searchable.map { (rows[$0].key ?? [], rows[$0].rowKey) })
+        let targets = searchable.map { (key: rows[$0].key ?? [], rowKey: rows[$0].rowKey) }
+        let found = uncomparablePositions.isEmpty ? try positionsWithinChunks(of: targets) : try positionsByBisection(of: targets)
         var result = [(position: Int?, byKey: Bool)](repeating: (nil, false), count: rows.count)
-        for (row, bound) in zip(searchable, bounds) where bound < index.count && index.rowKey(at: bound) == rows[row].rowKey {
-            result[row] = (bound, true)
+        for (row, position) in zip(searchable, found) {
+            if let position { result[row] = (position, true) }
         }
         let unfound = Set(rows.indices.filter { result[$0].position == nil }.map { rows[$0].rowKey })
         guard !unfound.isEmpty else { return result }
@@ -115,5 +140,46 @@ struct PositionSearch {
             result[row] = (scanned[rows[row].rowKey], false)
         }
         return result
+    }
+
+    private func positionsByBisection(of targets: [Target]) throws -> [Int?] {
+        let bounds = try lowerBounds(of: targets)
+        return zip(targets, bounds).map { target, bound in
+            bound < index.count && index.rowKey(at: bound) == target.rowKey ? bound : nil
+        }
+    }
+
+    /// A row lies after the last chunk head that sorts before it, up to the next head: the heads
+    /// are compared (their keys stay cached), then the row key is looked for among the rows
+    /// between them, which costs no key reads. The row's key is then checked against its two
+    /// neighbours, so that a key that is wrong but falls in the right chunk is not taken as right:
+    /// two reads per row instead of a search's log(chunk length).
+    private func positionsWithinChunks(of targets: [Target]) throws -> [Int?] {
+        guard !targets.isEmpty, index.count > 0 else { return targets.map { _ in nil } }
+        return try reader.searching {
+            let heads = index.chunkStarts
+            let chunks = try chunksAfterHeads(of: targets)
+            let candidates = zip(targets, chunks).map { target, chunk -> Int? in
+                let lower = chunk == 0 ? 0 : heads[chunk - 1] + 1
+                let upper = chunk < heads.count ? heads[chunk] + 1 : index.count
+                return index.scanPosition(of: target.rowKey, in: lower..<upper)
+            }
+            // Each candidate's row before and after it (the same row where there is none).
+            let neighbours = candidates.compactMap { $0 }.flatMap { position in
+                [index.rowKey(at: max(0, position - 1)), index.rowKey(at: min(index.count - 1, position + 1))]
+            }
+            var keys = try reader.keys(of: neighbours).makeIterator()
+            return zip(targets, candidates).map { target, candidate -> Int? in
+                guard let position = candidate else { return nil }
+                let before = keys.next() ?? nil, after = keys.next() ?? nil
+                if position > 0 {
+                    guard let before, reader.precedes(before, index.rowKey(at: position - 1), target.key, target.rowKey) else { return nil }
+                }
+                if position + 1 < index.count {
+                    guard let after, reader.precedes(target.key, target.rowKey, after, index.rowKey(at: position + 1)) else { return nil }
+                }
+                return position
+            }
+        }
     }
 }

@@ -22,7 +22,7 @@ final class SortKeyReader {
     private var older: [Int64: Key] = [:]
     private var generationSize: Int
     /// The store reader of the search in progress, if any.
-    private var session: (([ManagedObjectID]) throws -> [ManagedObjectID: [PropertyValue]])?
+    private var session: (([ManagedObjectID]) throws -> [[PropertyValue]?])?
 
     init(sortKeys: [ResolvedSortKey], coding: RowKeyCoding, context: ManagedObjectContext, resultCount: Int) {
         self.sortKeys = sortKeys
@@ -52,8 +52,9 @@ final class SortKeyReader {
 
     /// A key known without reading anything.
     func knownKey(of rowKey: Int64) -> Key? {
-        if let key = batchOldKeys[rowKey] ?? recent[rowKey] { return key }
-        guard let key = older[rowKey] else { return nil }
+        if !batchOldKeys.isEmpty, let key = batchOldKeys[rowKey] { return key }
+        if let key = recent[rowKey] { return key }
+        guard !older.isEmpty, let key = older[rowKey] else { return nil }
         // Keys still in use move back to the recent generation, so they outlive the rotation.
         remember(key, for: rowKey)
         return key
@@ -96,35 +97,41 @@ final class SortKeyReader {
         return try body()
     }
 
-    /// The keys of these rows; rows the store no longer has are left out.
-    func keys(of rowKeys: [Int64]) throws -> [Int64: Key] {
-        var result: [Int64: Key] = [:]
-        var unread: [ManagedObjectID] = []
-        for rowKey in rowKeys where result[rowKey] == nil {
+    /// The keys of these rows, in their order; nil for a row the store no longer has.
+    func keys(of rowKeys: [Int64]) throws -> [Key?] {
+        var result = [Key?](repeating: nil, count: rowKeys.count)
+        var unread: [(index: Int, id: ManagedObjectID)] = []
+        for (index, rowKey) in rowKeys.enumerated() {
             if let key = knownKey(of: rowKey) {
-                result[rowKey] = key
-            } else if let key = keyInMemory(of: coding.objectID(for: rowKey)) {
+                result[index] = key
+                continue
+            }
+            let id = coding.objectID(for: rowKey)
+            if let key = keyInMemory(of: id) {
                 remember(key, for: rowKey)
-                result[rowKey] = key
+                result[index] = key
             } else {
-                unread.append(coding.objectID(for: rowKey))
+                unread.append((index, id))
             }
         }
         guard !unread.isEmpty else { return result }
         storeReads += 1
         if let session {
-            for (id, key) in try session(unread) {
-                guard let rowKey = coding.rowKey(for: id) else { continue }
-                remember(key, for: rowKey)
-                result[rowKey] = key
+            for ((index, _), key) in zip(unread, try session(unread.map(\.id))) {
+                guard let key else { continue }
+                remember(key, for: rowKeys[index])
+                result[index] = key
             }
         } else {
-            for snapshot in try context.snapshotsAsSeen(for: unread) {
-                guard let rowKey = coding.rowKey(for: snapshot.objectID) else { continue }
+            let indexByID = Dictionary(unread.map { ($0.id, $0.index) }, uniquingKeysWith: { first, _ in first })
+            for snapshot in try context.snapshotsAsSeen(for: unread.map(\.id)) {
+                guard let index = indexByID[snapshot.objectID] else { continue }
                 let key = values(in: snapshot)
-                remember(key, for: rowKey)
-                result[rowKey] = key
+                remember(key, for: rowKeys[index])
+                result[index] = key
             }
+            // A row asked for twice was read once, for its first place.
+            for (index, _) in unread where result[index] == nil { result[index] = knownKey(of: rowKeys[index]) }
         }
         return result
     }

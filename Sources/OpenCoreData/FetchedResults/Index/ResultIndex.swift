@@ -39,10 +39,15 @@ struct ResultIndex: Sendable {
         starts[section] + row
     }
 
-    /// The position of a row key, by looking at every row.
-    func scanPosition(of rowKey: Int64) -> Int? {
-        for (index, section) in sections.enumerated() {
-            if let row = section.rows.firstPosition(of: rowKey) { return starts[index] + row }
+    /// The position of a row key among the rows at `positions`, by looking at each of them.
+    func scanPosition(of rowKey: Int64, in positions: Range<Int>) -> Int? {
+        let positions = positions.clamped(to: 0..<count)
+        guard !positions.isEmpty else { return nil }
+        var section = path(ofPosition: positions.lowerBound).section
+        while section < sections.count, starts[section] < positions.upperBound {
+            let rows = (positions.lowerBound - starts[section])..<(positions.upperBound - starts[section])
+            if let row = sections[section].rows.firstPosition(of: rowKey, in: rows) { return starts[section] + row }
+            section += 1
         }
         return nil
     }

@@ -3,7 +3,7 @@
 /// list shares the chunks until one of them changes.
 package struct RowList: Sendable, Equatable {
     /// Chunks split when they reach this length; bulk-built chunks are half as long, leaving room.
-    static let maximumChunkLength = 2048
+    static let maximumChunkLength = 256
 
     private(set) var chunks: [[Int64]]
     /// The position of each chunk's first row.
@@ -86,8 +86,20 @@ package struct RowList: Sendable, Equatable {
 
     /// The position of `key`, by looking at every row.
     package func firstPosition(of key: Int64) -> Int? {
-        for (index, chunk) in chunks.enumerated() {
-            if let offset = chunk.firstIndex(of: key) { return chunkStarts[index] + offset }
+        firstPosition(of: key, in: 0..<count)
+    }
+
+    /// The position of `key` among the rows at `positions`, looking chunk by chunk without a
+    /// search per row.
+    package func firstPosition(of key: Int64, in positions: Range<Int>) -> Int? {
+        let positions = positions.clamped(to: 0..<count)
+        guard !positions.isEmpty else { return nil }
+        var chunk = locate(positions.lowerBound).chunk
+        while chunk < chunks.count, chunkStarts[chunk] < positions.upperBound {
+            let start = chunkStarts[chunk]
+            let offsets = Swift.max(0, positions.lowerBound - start)..<Swift.min(chunks[chunk].count, positions.upperBound - start)
+            if let offset = chunks[chunk][offsets].firstIndex(of: key) { return start + offset }
+            chunk += 1
         }
         return nil
     }
