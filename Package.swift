@@ -6,7 +6,7 @@ import PackageDescription
 // - test: a test target, run by `swift test`;
 // - example: a sample app, run with `swift run`;
 // - benchmark: an executable that measures, run with `swift run -c release`;
-// - test-support: an executable the tests drive as a child process.
+// - test-support: code the tests share with other targets, or an executable they drive.
 let strictSwift: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("ExistentialAny"),
@@ -41,14 +41,23 @@ let package = Package(
             path: "Examples/WorldCup",
             swiftSettings: strictSwift
         ),
-        // benchmark: the controller against raw SQLite and refetch-and-diff (`swift run -c release ocd-bench`).
+        // benchmark: the controller against raw SQLite and refetch-and-diff (`swift run -c release ocd-bench`),
+        // and the fuzzer at scale (`--fuzz-batches`).
         .executableTarget(
             name: "OCDBench",
             dependencies: [
                 "OpenCoreData",
+                "FetchedResultsChecking",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/OCDBench",
+            swiftSettings: strictSwift
+        ),
+        // test-support: the batch-update simulator, the recording delegates and the controller's
+        // differential fuzzer, shared by the tests and ocd-bench; not a product.
+        .target(
+            name: "FetchedResultsChecking",
+            dependencies: ["OpenCoreData"],
             swiftSettings: strictSwift
         ),
         // test-support: a writer the crash tests kill with SIGKILL in the middle of saves.
@@ -63,6 +72,7 @@ let package = Package(
             name: "OpenCoreDataTests",
             dependencies: [
                 "OpenCoreData",
+                "FetchedResultsChecking",
                 "CrashTestWriter",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,20 +1,36 @@
+import FetchedResultsChecking
 import Foundation
 
-/// The command line: which result sizes to measure, how often, and where to write the figures.
+/// The command line: which result sizes to measure, how often, and where to write the figures;
+/// or how many batches the fuzzer checks.
 struct BenchOptions {
     var rowCounts = [10_000, 100_000, 1_000_000]
+    /// Whether `--rows` was given: with `--fuzz-batches`, the timing scenarios run only then.
+    var rowsGiven = false
     var runs = 20
     var jsonPath: String?
     var chartPath: String?
     var dataDirectory: String?
+    var fuzzBatches: Int?
+    var fuzzSeed: UInt64?
+
+    /// The timing scenarios run unless only the fuzzer was asked for.
+    var measuresTimings: Bool { fuzzBatches == nil || rowsGiven }
 
     static let usage = """
         usage: ocd-bench [--rows N[,N…]] [--runs N] [--json PATH] [--chart PATH] [--data DIR]
-          --rows   result sizes to measure, e.g. 10k,100k,1M (default 10k,100k,1M)
-          --runs   timed runs per scenario (default 20; bulk and refetch scenarios use fewer)
-          --json   write every figure as JSON
-          --chart  write an SVG chart of change delivery against result size
-          --data   keep the data sets in DIR and reuse them (default: a temporary directory)
+                         [--fuzz-batches N [--seed S]]
+          --rows          result sizes to measure, e.g. 10k,100k,1M (default 10k,100k,1M)
+          --runs          timed runs per scenario (default 20; bulk and refetch scenarios use fewer)
+          --json          write every figure as JSON
+          --chart         write an SVG chart of change delivery against result size
+          --data          keep the data sets in DIR and reuse them (default: a temporary directory)
+          --fuzz-batches  check N random change batches (e.g. 1M) with the controller's
+                          differential fuzzer, spread over its configurations and the cores, and
+                          print what was checked; exit status 1 on a mismatch. The timing
+                          scenarios are then skipped unless --rows is given too
+          --seed          the fuzzer's base seed, decimal or 0x hex; the default, \(FuzzSeed.text(FuzzSeed.standard)), is
+                          the tests', so --fuzz-batches 5100 checks what `swift test` checks
         """
 
     struct UsageError: Error, CustomStringConvertible {
@@ -33,6 +49,7 @@ struct BenchOptions {
             case "--rows":
                 let text = try value(for: flag)
                 options.rowCounts = try text.split(separator: ",").map { try count(String($0), flag: flag) }
+                options.rowsGiven = true
             case "--runs":
                 options.runs = try count(try value(for: flag), flag: flag)
             case "--json":
@@ -41,6 +58,14 @@ struct BenchOptions {
                 options.chartPath = try value(for: flag)
             case "--data":
                 options.dataDirectory = try value(for: flag)
+            case "--fuzz-batches":
+                options.fuzzBatches = try count(try value(for: flag), flag: flag)
+            case "--seed":
+                let text = try value(for: flag)
+                guard let seed = FuzzSeed.parse(text) else {
+                    throw UsageError(description: "--seed: '\(text)' is not a seed (use e.g. 12345 or 0x3039)")
+                }
+                options.fuzzSeed = seed
             case "--help", "-h":
                 print(usage)
                 exit(0)
@@ -49,6 +74,7 @@ struct BenchOptions {
             }
         }
         if options.rowCounts.isEmpty { throw UsageError(description: "--rows needs at least one size") }
+        if options.fuzzSeed != nil, options.fuzzBatches == nil { throw UsageError(description: "--seed is for --fuzz-batches") }
         return options
     }
 

@@ -36,16 +36,3 @@ final class Team: ManagedObject {
     static let orderedRowsSQL = #"SELECT "_pk", "zone", "wins", "name" FROM "Team" ORDER BY "zone", "wins" DESC, "name", "_pk""#
     static let sectionCountsSQL = #"SELECT "zone", COUNT(*) FROM "Team" GROUP BY "zone" ORDER BY "zone""#
 }
-
-/// A deterministic generator, so that every run measures the same data and the same changes.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}

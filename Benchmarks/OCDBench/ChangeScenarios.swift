@@ -1,3 +1,4 @@
+import FetchedResultsChecking
 import Foundation
 import OpenCoreData
 
@@ -32,7 +33,7 @@ struct ChangeScenarios {
             return try context.fetch(request)
         }
         let stream = StreamProbe(controller.changes)
-        var generator = SplitMix64(state: UInt64(changed))
+        var generator = SplitMix64(seed: UInt64(changed))
         let runs = changed == 1 ? self.runs : bulkRuns
         var result = Result(local: Samples(), merged: Samples(), stream: Samples())
         // One untimed run of each kind first: statement caches and file pages.

@@ -1,3 +1,4 @@
+import FetchedResultsChecking
 import Foundation
 import GRDB
 import OpenCoreData
@@ -32,7 +33,7 @@ struct DataSet {
         }
         let container = try openContainer()
         let context = container.newBackgroundContext()
-        var generator = SplitMix64(state: 2026)
+        var generator = SplitMix64(seed: 2026)
         let start = now()
         try context.performAndWait {
             var made = 0

@@ -1,3 +1,4 @@
+import FetchedResultsChecking
 import Foundation
 import GRDB
 import OpenCoreData
@@ -30,7 +31,7 @@ struct InsertScenario {
         _ = freshFile(dataSet.url.lastPathComponent)
         let container = try dataSet.openContainer()
         let context = container.newBackgroundContext()
-        var generator = SplitMix64(state: 6)
+        var generator = SplitMix64(seed: 6)
         return try context.performAndWait { () throws -> Double in
             let start = now()
             for number in 0..<count { DataSet.insertTeam(number: number, into: context, using: &generator) }
@@ -50,7 +51,7 @@ struct InsertScenario {
                 CREATE INDEX "Team_byZoneWinsName" ON "Team" ("zone", "wins" DESC, "name");
                 """)
         }
-        var generator = SplitMix64(state: 6)
+        var generator = SplitMix64(seed: 6)
         let start = now()
         try database.write { db in
             let statement = try db.makeStatement(sql: #"INSERT INTO "Team" ("name", "zone", "wins", "created") VALUES (?, ?, ?, ?)"#)

@@ -1,3 +1,4 @@
+import FetchedResultsChecking
 import Foundation
 import GRDB
 
@@ -31,7 +32,7 @@ struct RefetchAndDiff {
         defer { cancellable.cancel() }
         guard observed.waitForValue() else { throw BenchError(description: "the observation never started") }
         let keys = try pool.read { db in try Int64.fetchAll(db, sql: Team.orderedKeysSQL) }
-        var generator = SplitMix64(state: UInt64(changed) &* 31)
+        var generator = SplitMix64(seed: UInt64(changed) &* 31)
         var samples = Samples()
         for _ in 0..<runs {
             var chosen = Set<Int64>()

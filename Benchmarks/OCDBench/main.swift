@@ -1,8 +1,10 @@
+import FetchedResultsChecking
 import Foundation
 import OpenCoreData
 
 // ocd-bench: the fetched results controller against raw SQLite and refetch-and-diff, each
-// scenario next to its baseline measured in the same run. See the README's Performance section.
+// scenario next to its baseline measured in the same run; with --fuzz-batches, the controller's
+// differential fuzzer at scale. See the README's Performance section.
 
 let options: BenchOptions
 do {
@@ -15,7 +17,6 @@ do {
 let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-bench-\(ProcessInfo.processInfo.processIdentifier)")
 let dataDirectory = options.dataDirectory.map { URL(fileURLWithPath: $0) } ?? temporary
 let insertDirectory = temporary.appendingPathComponent("insert")
-defer { try? FileManager.default.removeItem(at: temporary) }
 
 func measure() throws -> [Figure] {
     try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
@@ -53,8 +54,17 @@ func measure() throws -> [Figure] {
     return figures
 }
 
-do {
-    let figures = try measure()
+func runTimingScenarios() {
+    do {
+        try printFigures(try measure())
+    } catch {
+        progress("ocd-bench: \(error)")
+        exit(1)
+    }
+    try? FileManager.default.removeItem(at: temporary)
+}
+
+func printFigures(_ figures: [Figure]) throws {
     print(Report.table(figures))
     if let path = options.jsonPath {
         try Report.writeJSON(figures, to: path)
@@ -71,7 +81,18 @@ do {
         try chart.svg().write(toFile: path, atomically: true, encoding: .utf8)
         progress("chart written to \(path)")
     }
-} catch {
-    progress("ocd-bench: \(error)")
+}
+
+/// Runs the fuzzer and prints its table; false when a run met a mismatch or a store error.
+func runFuzzer(batches: Int, seed: UInt64) -> Bool {
+    let campaign = FuzzCampaign(batches: batches, seed: seed)
+    let result = campaign.run()
+    print(result.table(seed: seed, runs: campaign.plan.runs.count))
+    if let failure = result.failureReport { print(failure) }
+    return result.passed
+}
+
+if options.measuresTimings { runTimingScenarios() }
+if let batches = options.fuzzBatches, !runFuzzer(batches: batches, seed: options.fuzzSeed ?? FuzzSeed.standard) {
     exit(1)
 }

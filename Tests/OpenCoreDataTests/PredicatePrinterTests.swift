@@ -1,3 +1,4 @@
+import FetchedResultsChecking
 import Foundation
 import OpenCoreData
 import Testing
@@ -250,7 +251,7 @@ struct PrintCase: Sendable, CustomTestStringConvertible {
 
 // MARK: - Generators
 
-// SplitMix64 (seeded, replayable) is declared in CrashTests.swift.
+// SplitMix64 (seeded, replayable) comes from FetchedResultsChecking.
 
 /// Random format strings from a small grammar, with random token deletions, insertions and
 /// swaps, for the no-crash test.

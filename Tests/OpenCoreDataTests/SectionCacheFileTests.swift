@@ -1,3 +1,4 @@
+import FetchedResultsChecking
 import Foundation
 @testable import OpenCoreData
 import Testing

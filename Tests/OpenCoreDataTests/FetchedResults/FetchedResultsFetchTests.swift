@@ -1,3 +1,4 @@
+import FetchedResultsChecking
 import Foundation
 import OpenCoreData
 import Testing

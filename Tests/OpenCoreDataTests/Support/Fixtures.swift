@@ -1,7 +1,9 @@
+import FetchedResultsChecking
 import Foundation
 import OpenCoreData
 
-// The sample apps' entities, declared once with @Managed.
+// The sample apps' entities, declared once with @Managed. Card, the fetched results controller's
+// row, comes from FetchedResultsChecking, whose fuzzer uses it too.
 
 final class Team: ManagedObject {
     @Managed var teamName: String
@@ -87,16 +89,6 @@ final class Employee: Person {
 final class Department: ManagedObject {
     @Managed var title: String
     @Managed(inverse: "department", deleteRule: .deny) var employees: Set<Employee>
-}
-
-/// A row for the fetched results fuzzer: a section key that may be nil, sort keys with ties, a
-/// flag the predicate reads, and a note nothing reads.
-final class Card: ManagedObject {
-    @Managed var deck: String?
-    @Managed var rank: Int32 = 0
-    @Managed var title: String = ""
-    @Managed var visible: Bool = true
-    @Managed var note: String?
 }
 
 enum Fixtures {

@@ -1,13 +1,15 @@
 /// SplitMix64: a small, fast random number generator, reproducible from a 64-bit seed, for the
-/// seeded fuzz and crash tests.
-struct SplitMix64: RandomNumberGenerator {
+/// fuzzer, the seeded tests and the benchmark's data sets.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    /// A generator whose sequence is fixed by `seed`.
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    /// The next number of the sequence.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,12 +1,12 @@
 import Foundation
-import OpenCoreData
+public import OpenCoreData
 
 // The fetched results controller's three outputs checked against a list: change batches (through
 // the two consumer mappings of FRC-SPEC UIK-04), snapshots (SNP-02, SNP-03) and collection
 // differences (SNP-06).
 
 /// How a table's delegate turns a controller's change batch into one `performBatchUpdates` call.
-enum FetchedResultsBatchMapping: Sendable, CaseIterable, CustomStringConvertible {
+public enum FetchedResultsBatchMapping: Sendable, CaseIterable, CustomStringConvertible {
     /// Apple's template: `.move` → `moveRow`, `.update` → `reloadRows(at: [indexPath])`.
     case uikitMoves
     /// UIK-04, the recommended mapping: `.move` → delete at `indexPath` plus insert at
@@ -14,7 +14,7 @@ enum FetchedResultsBatchMapping: Sendable, CaseIterable, CustomStringConvertible
     /// reconfigured after it.
     case deleteAndInsert
 
-    var description: String { self == .uikitMoves ? "UIKit moves" : "delete and insert" }
+    public var description: String { self == .uikitMoves ? "UIKit moves" : "delete and insert" }
 }
 
 extension ListBatch {
@@ -27,8 +27,8 @@ extension ListBatch {
     ///     changes shifted it back to its index, where an update in place would be wrong; the
     ///     fuzzer checks that each such move is needed.
     ///   - item: The row item for an object ID, for example a test's label for it.
-    init(_ changes: FetchedResultsChanges, mapping: FetchedResultsBatchMapping, allowingMovesInPlace: Bool = false,
-         item: (ManagedObjectID) throws -> Item) throws {
+    public init(_ changes: FetchedResultsChanges, mapping: FetchedResultsBatchMapping, allowingMovesInPlace: Bool = false,
+                item: (ManagedObjectID) throws -> Item) throws {
         self.init()
         for change in changes.sectionChanges {
             switch change.type {
@@ -95,7 +95,8 @@ extension ListBatch {
 }
 
 extension ListBatch where Item == ManagedObjectID {
-    init(_ changes: FetchedResultsChanges, mapping: FetchedResultsBatchMapping, allowingMovesInPlace: Bool = false) throws {
+    /// The batch a table's delegate makes of a controller's changes, with object IDs as items.
+    public init(_ changes: FetchedResultsChanges, mapping: FetchedResultsBatchMapping, allowingMovesInPlace: Bool = false) throws {
         try self.init(changes, mapping: mapping, allowingMovesInPlace: allowingMovesInPlace, item: { $0 })
     }
 }
@@ -110,9 +111,9 @@ extension SimulatedList {
     /// - Throws: ``BatchUpdateError`` whose details show the old rows, the batch, the result and
     ///   the expected rows.
     @discardableResult
-    func verifyApplying(_ changes: FetchedResultsChanges, mapping: FetchedResultsBatchMapping,
-                        moveRules: MoveRules = .strict, allowingMovesInPlace: Bool = false, expected: SimulatedList<Item>,
-                        item: (ManagedObjectID) throws -> Item) throws -> SimulatedList<Item> {
+    public func verifyApplying(_ changes: FetchedResultsChanges, mapping: FetchedResultsBatchMapping,
+                               moveRules: MoveRules = .strict, allowingMovesInPlace: Bool = false, expected: SimulatedList<Item>,
+                               item: (ManagedObjectID) throws -> Item) throws -> SimulatedList<Item> {
         func details(_ result: SimulatedList<Item>?) throws -> String {
             let batch = try changes.sectionChanges.map(\.description)
                 + changes.objectChanges.map { changeText($0, itemText(try item($0.objectID))) }
@@ -151,10 +152,12 @@ extension SimulatedList {
 }
 
 extension SimulatedList where Item == ManagedObjectID {
+    /// `verifyApplying(_:mapping:moveRules:allowingMovesInPlace:expected:item:)` with object IDs
+    /// as items.
     @discardableResult
-    func verifyApplying(_ changes: FetchedResultsChanges, mapping: FetchedResultsBatchMapping,
-                        moveRules: MoveRules = .strict, allowingMovesInPlace: Bool = false,
-                        expected: SimulatedList<Item>) throws -> SimulatedList<Item> {
+    public func verifyApplying(_ changes: FetchedResultsChanges, mapping: FetchedResultsBatchMapping,
+                               moveRules: MoveRules = .strict, allowingMovesInPlace: Bool = false,
+                               expected: SimulatedList<Item>) throws -> SimulatedList<Item> {
         try verifyApplying(changes, mapping: mapping, moveRules: moveRules, allowingMovesInPlace: allowingMovesInPlace,
                            expected: expected, item: { $0 })
     }
@@ -162,7 +165,7 @@ extension SimulatedList where Item == ManagedObjectID {
     /// The rows of a snapshot, after the checks UIKit's diffable data source makes when it is
     /// applied. The unsectioned identifier (SNP-02) becomes the name `""`, which the controller's
     /// one section has, so the list compares with a fetch.
-    init(snapshot: FetchedResultsSnapshot) throws {
+    public init(snapshot: FetchedResultsSnapshot) throws {
         let sectionDuplicates = duplicates(in: snapshot.sectionIdentifiers)
         guard sectionDuplicates.isEmpty else {
             throw BatchUpdateError("Fatal: supplied section identifiers are not unique. Duplicate identifiers: {\(sectionDuplicates.map(\.debugDescription).joined(separator: ", "))}")
@@ -184,7 +187,7 @@ extension SimulatedList where Item == ManagedObjectID {
 extension Array where Element: Hashable {
     /// `applying(_:)`, after checking what it does not: that each removal names the element at
     /// its offset, and that each associated remove and insert carry the same element.
-    func applyingChecked(_ difference: CollectionDifference<Element>) throws -> [Element] {
+    public func applyingChecked(_ difference: CollectionDifference<Element>) throws -> [Element] {
         var insertions: [Int: (element: Element, associatedWith: Int?)] = [:]
         for case .insert(let offset, let element, let associatedWith) in difference {
             insertions[offset] = (element, associatedWith)

@@ -20,8 +20,8 @@ extension SimulatedList {
     /// - Parameter dataSource: The data source's rows after the update. When given, its counts
     ///   are checked against the batch the way UIKit checks them (UIK-02) and used in the "after
     ///   the update" messages; the returned rows are still the batch's doing.
-    func applying(_ batch: ListBatch<Item>, moveRules: MoveRules = .strict,
-                  dataSource: SimulatedList<Item>? = nil) throws -> SimulatedList<Item> {
+    public func applying(_ batch: ListBatch<Item>, moveRules: MoveRules = .strict,
+                         dataSource: SimulatedList<Item>? = nil) throws -> SimulatedList<Item> {
         var update = BatchApplication(old: self, batch: batch, moveRules: moveRules, dataSource: dataSource)
         return try update.run()
     }

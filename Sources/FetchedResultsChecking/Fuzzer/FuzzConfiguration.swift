@@ -1,0 +1,45 @@
+/// One controller set-up the fuzzer drives: its request, its sections and its store.
+public struct FuzzConfiguration: Sendable, CustomStringConvertible {
+    /// What the set-up is, for reports and test names.
+    public let name: String
+    /// Sort keys, most significant first.
+    public let sortKeys: [(key: String, ascending: Bool)]
+    /// The section key path, or nil for one unnamed section.
+    public let sectionKeyPath: String?
+    /// The predicate's format, or nil to fetch every card.
+    public let predicate: String?
+    /// Where the cards are saved.
+    public let store: FuzzStoreKind
+    /// Mixed into the base seed, so that each set-up sees its own batches.
+    public let salt: UInt64
+
+    /// A set-up; ``all`` holds the ones the fuzzer runs.
+    public init(name: String, sortKeys: [(key: String, ascending: Bool)], sectionKeyPath: String?, predicate: String?,
+                store: FuzzStoreKind, salt: UInt64) {
+        self.name = name
+        self.sortKeys = sortKeys
+        self.sectionKeyPath = sectionKeyPath
+        self.predicate = predicate
+        self.store = store
+        self.salt = salt
+    }
+
+    public var description: String { name }
+
+    /// The seed of this set-up's run from a base seed: what a failed run reports and a replay
+    /// passes back.
+    public func seed(base: UInt64) -> UInt64 { base ^ salt }
+
+    /// The set-ups the tests and ocd-bench run: sectioned and not, sort keys with ties, a
+    /// predicate on a changing flag or none, SQLite and in-memory stores.
+    public static let all: [FuzzConfiguration] = [
+        FuzzConfiguration(name: "sectioned by deck, rank descending, visible only",
+                          sortKeys: [("deck", true), ("rank", false), ("title", true)],
+                          sectionKeyPath: "deck", predicate: "visible == YES", store: .sqlite, salt: 1),
+        FuzzConfiguration(name: "unsectioned by rank with ties, rank below 40",
+                          sortKeys: [("rank", true)], sectionKeyPath: nil, predicate: "rank < 40", store: .sqlite, salt: 2),
+        FuzzConfiguration(name: "sectioned by deck descending, in memory",
+                          sortKeys: [("deck", false), ("title", true)], sectionKeyPath: "deck", predicate: nil,
+                          store: .inMemory, salt: 3),
+    ]
+}

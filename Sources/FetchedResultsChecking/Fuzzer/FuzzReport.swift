@@ -1,0 +1,67 @@
+public import OpenCoreData
+
+/// What a fuzz run checked, and the first batch that did not check out.
+public struct FuzzReport: Sendable {
+    /// Batches made and checked, the mismatching one included.
+    public var batches = 0
+    /// Object changes the classic delegate reported, by type.
+    public var objectChanges: [FetchedResultsChangeType: Int] = [:]
+    /// Section changes the classic delegate reported, by type: inserts and deletes.
+    public var sectionChanges: [FetchedResultsChangeType: Int] = [:]
+    /// Moves to their own index paths, needed because the row crossed unchanged rows.
+    public var movesInPlace = 0
+    /// Batches saved in the background context and merged into the controller's.
+    public var mergedBatches = 0
+    /// Batches saved in the controller's own context.
+    public var savedBatches = 0
+    /// The first batch whose changes did not give the rows of a fresh fetch.
+    public var mismatch: FuzzMismatch?
+
+    /// An empty report.
+    public init() {}
+
+    /// Adds another run's counts; the first mismatch is kept.
+    public mutating func add(_ other: FuzzReport) {
+        batches += other.batches
+        objectChanges.merge(other.objectChanges, uniquingKeysWith: +)
+        sectionChanges.merge(other.sectionChanges, uniquingKeysWith: +)
+        movesInPlace += other.movesInPlace
+        mergedBatches += other.mergedBatches
+        savedBatches += other.savedBatches
+        if mismatch == nil { mismatch = other.mismatch }
+    }
+
+    /// The counts on one line, for a test's output.
+    public var summary: String {
+        func list(_ counts: [FetchedResultsChangeType: Int]) -> String {
+            counts.isEmpty ? "none"
+                : counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        }
+        return "\(batches) batches, \(mergedBatches) merged, \(savedBatches) saved; changes \(list(objectChanges)); "
+            + "section changes \(list(sectionChanges)); \(movesInPlace) moves in place"
+    }
+}
+
+/// A batch whose recorded changes, applied to the previous rows, did not give a fresh fetch's rows.
+public struct FuzzMismatch: Sendable, CustomStringConvertible {
+    /// The set-up's name.
+    public let configuration: String
+    /// The base seed: with the set-up's salt, the run's seed.
+    public let baseSeed: UInt64
+    /// The run's seed.
+    public let seed: UInt64
+    /// The batch's number in its run, from 1: a replay of this many batches ends with it.
+    public let batch: Int
+    /// What differed, and the operations of the batch.
+    public let details: String
+
+    public var description: String {
+        "\(configuration), seed \(FuzzSeed.text(seed)) (base \(FuzzSeed.text(baseSeed))), batch \(batch):\n\(details)"
+    }
+
+    /// The shell command that replays the run up to this batch in the differential test.
+    public var testReplayCommand: String {
+        "\(FuzzEnvironment.seedVariable)=\(FuzzSeed.text(baseSeed)) \(FuzzEnvironment.batchesVariable)=\(batch) "
+            + "swift test --filter FetchedResultsDifferentialTests"
+    }
+}

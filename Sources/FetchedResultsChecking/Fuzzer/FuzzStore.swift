@@ -1,0 +1,39 @@
+import Foundation
+import OpenCoreData
+
+/// Which store a fuzz run saves its cards to.
+public enum FuzzStoreKind: String, Sendable, CaseIterable {
+    case sqlite
+    case inMemory
+}
+
+/// A container holding only cards, on a fresh store in its own temporary directory, which goes
+/// when the store does. Each run gets its own, so runs can go on side by side.
+final class FuzzStore: Sendable {
+    let container: PersistentContainer
+    private let directory: URL
+
+    init(_ kind: FuzzStoreKind) throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("FetchedResultsFuzz-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        container = PersistentContainer(name: "Cards", managedObjectModel: try ManagedObjectModel(managedObjectClasses: [Card.self]))
+        let description = PersistentStoreDescription(url: directory.appendingPathComponent("Cards.sqlite"))
+        description.type = kind == .sqlite ? SQLiteStoreType : InMemoryStoreType
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A private-queue context that merges the other contexts' saves, newest values winning.
+    func newContext(named name: String) -> ManagedObjectContext {
+        let context = container.newBackgroundContext()
+        context.name = name
+        context.automaticallyMergesChangesFromParent = true
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        return context
+    }
+}
