@@ -19,6 +19,8 @@ let package = Package(
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .executable(name: "ocd-bench", targets: ["OCDBench"]),
+        .executable(name: "done", targets: ["DoneCLI"]),
+        .executable(name: "carvalet", targets: ["CarValetCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -39,6 +41,42 @@ let package = Package(
             name: "WorldCup",
             dependencies: ["OpenCoreData"],
             path: "Examples/WorldCup",
+            swiftSettings: strictSwift
+        ),
+        // example: what the Done and CarValet tools share: a one-section list screen over a fetched
+        // results controller, saving with rollback, `--store PATH`, row numbers, exit statuses.
+        .target(
+            name: "ExampleSupport",
+            dependencies: ["OpenCoreData"],
+            path: "Examples/Support",
+            swiftSettings: strictSwift
+        ),
+        // example: Done (seed 001), the to-do list: its model, list and commands, tested in-process.
+        .target(
+            name: "DoneApp",
+            dependencies: ["OpenCoreData", "ExampleSupport"],
+            path: "Examples/Done/App",
+            swiftSettings: strictSwift
+        ),
+        // example: the Done tool (`swift run done add "milk"`, `list`, `done 1`, `delete 1`).
+        .executableTarget(
+            name: "DoneCLI",
+            dependencies: ["DoneApp"],
+            path: "Examples/Done/CLI",
+            swiftSettings: strictSwift
+        ),
+        // example: CarValet (seed 002), the cars table: its model, table and commands, tested in-process.
+        .target(
+            name: "CarValetApp",
+            dependencies: ["OpenCoreData", "ExampleSupport"],
+            path: "Examples/CarValet/App",
+            swiftSettings: strictSwift
+        ),
+        // example: the CarValet tool (`swift run carvalet add Ford "Model T" 1927`, `list`, `delete 1`).
+        .executableTarget(
+            name: "CarValetCLI",
+            dependencies: ["CarValetApp"],
+            path: "Examples/CarValet/CLI",
             swiftSettings: strictSwift
         ),
         // benchmark: the controller against raw SQLite and refetch-and-diff (`swift run -c release ocd-bench`),
@@ -76,6 +114,21 @@ let package = Package(
                 "CrashTestWriter",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // test: the seed apps driven as their seeds drive them, their controllers' batches checked
+        // with the batch-update simulator, and their tools run as child processes.
+        .testTarget(
+            name: "SeedAppTests",
+            dependencies: [
+                "OpenCoreData",
+                "FetchedResultsChecking",
+                "ExampleSupport",
+                "DoneApp",
+                "DoneCLI",
+                "CarValetApp",
+                "CarValetCLI",
             ],
             swiftSettings: strictSwift
         ),
