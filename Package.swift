@@ -19,6 +19,8 @@ let package = Package(
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .executable(name: "ocd-bench", targets: ["OCDBench"]),
+        .executable(name: "failedbanks", targets: ["FailedBanksCLI"]),
+        .executable(name: "recipes", targets: ["RecipesCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -39,6 +41,45 @@ let package = Package(
             name: "WorldCup",
             dependencies: ["OpenCoreData"],
             path: "Examples/WorldCup",
+            swiftSettings: strictSwift
+        ),
+        // example: what the Failed Banks and Recipes apps share: opening a store (with an SQL
+        // trace), command-line parsing and exit codes, and a stand-in for a table view.
+        .target(
+            name: "SampleAppSupport",
+            dependencies: [
+                "OpenCoreData",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/SampleAppSupport",
+            swiftSettings: strictSwift
+        ),
+        // example: Failed Banks (seed 003), its model, import and bank list, driven by the tests.
+        .target(
+            name: "FailedBanksApp",
+            dependencies: ["OpenCoreData", "SampleAppSupport"],
+            path: "Examples/FailedBanks/App",
+            swiftSettings: strictSwift
+        ),
+        // example: the Failed Banks command line (`swift run failedbanks`).
+        .executableTarget(
+            name: "FailedBanksCLI",
+            dependencies: ["FailedBanksApp"],
+            path: "Examples/FailedBanks/CLI",
+            swiftSettings: strictSwift
+        ),
+        // example: Recipes (seed 000), its model, sample recipes and sectioned list, driven by the tests.
+        .target(
+            name: "RecipesApp",
+            dependencies: ["OpenCoreData", "SampleAppSupport"],
+            path: "Examples/Recipes/App",
+            swiftSettings: strictSwift
+        ),
+        // example: the Recipes command line (`swift run recipes`).
+        .executableTarget(
+            name: "RecipesCLI",
+            dependencies: ["RecipesApp"],
+            path: "Examples/Recipes/CLI",
             swiftSettings: strictSwift
         ),
         // benchmark: the controller against raw SQLite and refetch-and-diff (`swift run -c release ocd-bench`),
@@ -76,6 +117,21 @@ let package = Package(
                 "CrashTestWriter",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // test: the sample apps driven the way their seeds drive them, in process and through
+        // their command lines.
+        .testTarget(
+            name: "SeedAppTests",
+            dependencies: [
+                "OpenCoreData",
+                "FetchedResultsChecking",
+                "SampleAppSupport",
+                "FailedBanksApp",
+                "FailedBanksCLI",
+                "RecipesApp",
+                "RecipesCLI",
             ],
             swiftSettings: strictSwift
         ),
