@@ -37,7 +37,7 @@ protocol StoreFixture {
 }
 
 extension FailedBanksImportedStore: StoreFixture {}
-extension RecipesBook: StoreFixture {}
+extension RecipesSampleStore: StoreFixture {}
 
 /// A list on a new context, and the rows its table shows: after each change the test calls
 /// ``CheckedRows/applyNewBatches()``.

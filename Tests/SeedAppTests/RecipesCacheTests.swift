@@ -18,11 +18,11 @@ import Testing
         }
     }
 
-    /// Opens the list in a new container on the book's store, as a launch of the app does, then
+    /// Opens the list in a new container on the same store, as a launch of the app does, then
     /// runs `body` and waits for the cache writes it caused.
-    private func launch(_ book: RecipesBook, cacheName: String, then body: (RecipeList) throws -> Void = { _ in }) throws -> Launch {
+    private func launch(_ store: RecipesSampleStore, cacheName: String, then body: (RecipeList) throws -> Void = { _ in }) throws -> Launch {
         let trace = SQLTrace()
-        let container = try book.relaunched(trace: trace)
+        let container = try store.relaunched(trace: trace)
         let context = container.newBackgroundContext()
         let launch = try context.performAndWait {
             var made: RecipeList?
@@ -41,45 +41,45 @@ import Testing
     }
 
     @Test func aRelaunchReadsTheSectionsFromTheCache() throws {
-        let book = try RecipesBook()
-        let name = RecipesBook.uniqueCacheName()
+        let store = try RecipesSampleStore()
+        let name = RecipesSampleStore.uniqueCacheName()
         defer { AnyFetchedResultsController.deleteCache(withName: name) }
-        let first = try launch(book, cacheName: name)
+        let first = try launch(store, cacheName: name)
         #expect(first.queriedRecipes)
         #expect(FileManager.default.fileExists(atPath: SectionCacheLocation.current.fileURL(forCacheName: name).path))
 
-        let second = try launch(book, cacheName: name)
+        let second = try launch(store, cacheName: name)
         #expect(!second.queriedRecipes, "\(second.selects)")
         #expect(second.sections == first.sections)
         #expect(second.sections.map(\.indexTitle) == ["🥗", "🍳", "🍰", "🍹", "🍝", "🥣"])
     }
 
     @Test func theListsOwnSaveKeepsTheCacheValid() throws {
-        let book = try RecipesBook()
-        let name = RecipesBook.uniqueCacheName()
+        let store = try RecipesSampleStore()
+        let name = RecipesSampleStore.uniqueCacheName()
         defer { AnyFetchedResultsController.deleteCache(withName: name) }
-        _ = try launch(book, cacheName: name) { list in
+        _ = try launch(store, cacheName: name) { list in
             try list.add(name: "Croque Monsieur", type: "Snack")
             _ = try list.deleteRecipe(named: "Minestrone")
         }
-        let next = try launch(book, cacheName: name)
+        let next = try launch(store, cacheName: name)
         #expect(!next.queriedRecipes, "\(next.selects)")
-        #expect(next.sections.map(\.type) == Array(RecipesBook.sampleTypes.dropLast()) + ["Snack", "Soup"])
+        #expect(next.sections.map(\.type) == Array(RecipesSampleStore.sampleTypes.dropLast()) + ["Snack", "Soup"])
         #expect(next.sections.last?.recipes == ["French Onion Soup"])
     }
 
     @Test func aSaveFromAnotherProcessMakesTheCacheStale() throws {
-        let book = try RecipesBook()
-        let name = RecipesBook.uniqueCacheName()
+        let store = try RecipesSampleStore()
+        let name = RecipesSampleStore.uniqueCacheName()
         defer { AnyFetchedResultsController.deleteCache(withName: name) }
-        _ = try launch(book, cacheName: name)
+        _ = try launch(store, cacheName: name)
         // Another container on the same file stands in for another process.
-        let other = try book.relaunched(trace: SQLTrace())
+        let other = try store.relaunched(trace: SQLTrace())
         let context = other.newBackgroundContext()
         try context.performAndWait {
             _ = try RecipeList(context: context, cacheName: nil).add(name: "Gazpacho", type: "Soup")
         }
-        let next = try launch(book, cacheName: name)
+        let next = try launch(store, cacheName: name)
         #expect(next.queriedRecipes)
         #expect(next.sections.last?.recipes == ["French Onion Soup", "Gazpacho", "Minestrone"])
     }

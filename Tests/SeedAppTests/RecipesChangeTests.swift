@@ -8,9 +8,9 @@ import Testing
 /// Recipes added and deleted through the app: each batch, applied to the table's rows with
 /// UIKit's rules, gives what a fresh fetch gives, sections included.
 @Suite struct RecipesChangeTests {
-    /// The list on the sample book, and the rows its table shows.
+    /// The list on the sample recipes, and the rows its table shows.
     private func openScreen() throws -> CheckedScreen<RecipeList> {
-        try CheckedScreen(try RecipesBook()) { try RecipeList(context: $0, cacheName: nil) }
+        try CheckedScreen(try RecipesSampleStore()) { try RecipeList(context: $0, cacheName: nil) }
     }
 
     private func path(_ section: Int, _ row: Int) -> IndexPath {
@@ -85,7 +85,7 @@ import Testing
                 try change(screen.list)
                 #expect(try screen.rows.applyNewBatches().count == 1)
             }
-            #expect(screen.rows.rows.sections.map(\.name) == RecipesBook.sampleTypes)
+            #expect(screen.rows.rows.sections.map(\.name) == RecipesSampleStore.sampleTypes)
         }
     }
 

@@ -13,12 +13,12 @@ import Testing
     }
 
     @Test func everySectionHasTheDelegatesTitle() throws {
-        let book = try RecipesBook()
-        let context = book.container.newBackgroundContext()
+        let store = try RecipesSampleStore()
+        let context = store.container.newBackgroundContext()
         try context.performAndWait {
             let list = try RecipeList(context: context, cacheName: nil)
             try list.add(name: "Ras el Hanout", type: "Épices")
-            #expect(list.sections.map(\.type) == RecipesBook.sampleTypes + ["Épices"])
+            #expect(list.sections.map(\.type) == RecipesSampleStore.sampleTypes + ["Épices"])
             #expect(list.sections.map(\.indexTitle) == ["🥗", "🍳", "🍰", "🍹", "🍝", "🥣", "E"])
             #expect(list.indexTitles == ["🥗", "🍳", "🍰", "🍹", "🍝", "🥣", "E"])
             // Without the delegate, the controller's default is the name's first letter as it is.
@@ -30,8 +30,8 @@ import Testing
     }
 
     @Test func theIndexShowsATitleOnceAndLeadsToItsFirstSection() throws {
-        let book = try RecipesBook()
-        let context = book.container.newBackgroundContext()
+        let store = try RecipesSampleStore()
+        let context = store.container.newBackgroundContext()
         try context.performAndWait {
             let list = try RecipeList(context: context, cacheName: nil)
             try list.add(name: "Croque Monsieur", type: "Snack")

@@ -5,7 +5,7 @@ import SampleAppSupport
 
 /// A Recipes store with the sample recipes, in a scratch directory, with its SQL traced; and
 /// section cache names that tests running side by side in one process do not share.
-struct RecipesBook {
+struct RecipesSampleStore {
     let scratch = SampleAppScratch()
     let trace = SQLTrace()
     let container: PersistentContainer
