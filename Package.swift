@@ -21,6 +21,8 @@ let package = Package(
         .executable(name: "ocd-bench", targets: ["OCDBench"]),
         .executable(name: "done", targets: ["DoneCLI"]),
         .executable(name: "carvalet", targets: ["CarValetCLI"]),
+        .executable(name: "failedbanks", targets: ["FailedBanksCLI"]),
+        .executable(name: "recipes", targets: ["RecipesCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -79,6 +81,45 @@ let package = Package(
             path: "Examples/CarValet/CLI",
             swiftSettings: strictSwift
         ),
+        // example: what the Failed Banks and Recipes apps share: opening a store (with an SQL
+        // trace), command-line parsing and exit codes, and a stand-in for a table view.
+        .target(
+            name: "SampleAppSupport",
+            dependencies: [
+                "OpenCoreData",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/SampleAppSupport",
+            swiftSettings: strictSwift
+        ),
+        // example: Failed Banks (seed 003), its model, import and bank list, driven by the tests.
+        .target(
+            name: "FailedBanksApp",
+            dependencies: ["OpenCoreData", "SampleAppSupport"],
+            path: "Examples/FailedBanks/App",
+            swiftSettings: strictSwift
+        ),
+        // example: the Failed Banks command line (`swift run failedbanks`).
+        .executableTarget(
+            name: "FailedBanksCLI",
+            dependencies: ["FailedBanksApp"],
+            path: "Examples/FailedBanks/CLI",
+            swiftSettings: strictSwift
+        ),
+        // example: Recipes (seed 000), its model, sample recipes and sectioned list, driven by the tests.
+        .target(
+            name: "RecipesApp",
+            dependencies: ["OpenCoreData", "SampleAppSupport"],
+            path: "Examples/Recipes/App",
+            swiftSettings: strictSwift
+        ),
+        // example: the Recipes command line (`swift run recipes`).
+        .executableTarget(
+            name: "RecipesCLI",
+            dependencies: ["RecipesApp"],
+            path: "Examples/Recipes/CLI",
+            swiftSettings: strictSwift
+        ),
         // benchmark: the controller against raw SQLite and refetch-and-diff (`swift run -c release ocd-bench`),
         // and the fuzzer at scale (`--fuzz-batches`).
         .executableTarget(
@@ -129,6 +170,11 @@ let package = Package(
                 "DoneCLI",
                 "CarValetApp",
                 "CarValetCLI",
+                "SampleAppSupport",
+                "FailedBanksApp",
+                "FailedBanksCLI",
+                "RecipesApp",
+                "RecipesCLI",
             ],
             swiftSettings: strictSwift
         ),
