@@ -45,11 +45,16 @@ let package = Package(
             path: "Examples/WorldCup",
             swiftSettings: strictSwift
         ),
-        // example: what the Done and CarValet tools share: a one-section list screen over a fetched
-        // results controller, saving with rollback, `--store PATH`, row numbers, exit statuses.
+        // example: what the four sample tools share: opening the store (`--store PATH`, an SQL
+        // trace with `--sql`), the command line and its exit statuses (64 for a bad command line,
+        // 1 for a command that cannot be done), a stand-in for a table view, and a one-section
+        // list screen over a fetched results controller, saving with rollback.
         .target(
             name: "ExampleSupport",
-            dependencies: ["OpenCoreData"],
+            dependencies: [
+                "OpenCoreData",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Examples/Support",
             swiftSettings: strictSwift
         ),
@@ -81,21 +86,10 @@ let package = Package(
             path: "Examples/CarValet/CLI",
             swiftSettings: strictSwift
         ),
-        // example: what the Failed Banks and Recipes apps share: opening a store (with an SQL
-        // trace), command-line parsing and exit codes, and a stand-in for a table view.
-        .target(
-            name: "SampleAppSupport",
-            dependencies: [
-                "OpenCoreData",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Examples/SampleAppSupport",
-            swiftSettings: strictSwift
-        ),
-        // example: Failed Banks (seed 003), its model, import and bank list, driven by the tests.
+        // example: Failed Banks (seed 003), its model, import, bank list and tool, driven by the tests.
         .target(
             name: "FailedBanksApp",
-            dependencies: ["OpenCoreData", "SampleAppSupport"],
+            dependencies: ["OpenCoreData", "ExampleSupport"],
             path: "Examples/FailedBanks/App",
             swiftSettings: strictSwift
         ),
@@ -106,10 +100,10 @@ let package = Package(
             path: "Examples/FailedBanks/CLI",
             swiftSettings: strictSwift
         ),
-        // example: Recipes (seed 000), its model, sample recipes and sectioned list, driven by the tests.
+        // example: Recipes (seed 000), its model, sample recipes, sectioned list and tool, driven by the tests.
         .target(
             name: "RecipesApp",
-            dependencies: ["OpenCoreData", "SampleAppSupport"],
+            dependencies: ["OpenCoreData", "ExampleSupport"],
             path: "Examples/Recipes/App",
             swiftSettings: strictSwift
         ),
@@ -170,7 +164,6 @@ let package = Package(
                 "DoneCLI",
                 "CarValetApp",
                 "CarValetCLI",
-                "SampleAppSupport",
                 "FailedBanksApp",
                 "FailedBanksCLI",
                 "RecipesApp",

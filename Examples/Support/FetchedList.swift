@@ -21,8 +21,9 @@ public final class FetchedList<Result: ManagedObject> {
     public let context: ManagedObjectContext
     /// The controller whose rows the list shows; read it on the context's queue.
     public let controller: FetchedResultsController<Result>
-    // The controller holds its delegate weakly; the screen owns its table.
-    private let table: any FetchedResultsControllerDelegate
+    /// The controller's delegate, which hears of every change; the controller holds it weakly,
+    /// so the list keeps it.
+    public let table: TableStandIn
 
     /// A list of a request's results, fetched at once.
     ///
@@ -32,8 +33,7 @@ public final class FetchedList<Result: ManagedObject> {
     ///   - context: The objects' context.
     ///   - table: The controller's delegate, kept for the list's lifetime.
     /// - Throws: The fetch's errors.
-    public init(request: FetchRequest<Result>, context: ManagedObjectContext,
-                table: any FetchedResultsControllerDelegate) throws {
+    public init(request: FetchRequest<Result>, context: ManagedObjectContext, table: TableStandIn) throws {
         self.context = context
         self.table = table
         controller = context.performAndWait {

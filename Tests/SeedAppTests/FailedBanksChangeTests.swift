@@ -1,8 +1,8 @@
+import ExampleSupport
 import FailedBanksApp
 import FetchedResultsChecking
 import Foundation
 import OpenCoreData
-import SampleAppSupport
 import Testing
 
 /// Changes made through the app: each batch the controller reports, applied to the table's rows
@@ -10,7 +10,7 @@ import Testing
 @Suite struct FailedBanksChangeTests {
     /// The list on an imported store, and the rows its table shows.
     private func openScreen(_ store: FailedBanksImportedStore) throws -> CheckedScreen<BankList> {
-        try CheckedScreen(store) { try BankList(context: $0) }
+        try CheckedScreen(store.scratch) { try BankList(context: $0) }
     }
 
     @Test func deletingBanksDeletesTheirRowsAndDetails() throws {
@@ -21,7 +21,7 @@ import Testing
             for row in [0, total / 2, total - 3] {
                 let id = screen.list.bank(atRow: row).objectID
                 try screen.list.deleteBank(atRow: row)
-                let batches = try screen.rows.applyNewBatches()
+                let batches = try screen.table.applyReportedBatches()
                 #expect(batches == [FetchedResultsChanges(objectChanges: [
                     .init(type: .delete, objectID: id, indexPath: IndexPath(row: row, section: 0), newIndexPath: nil),
                 ])])
@@ -45,7 +45,7 @@ import Testing
                 BankRecord(name: "New Bank \(index)", city: "Springfield", state: "IL", zip: 62_701, closeDate: date, updatedDate: date)
             }
             let added = try screen.list.add(records)
-            let batches = try screen.rows.applyNewBatches()
+            let batches = try screen.table.applyReportedBatches()
             #expect(batches.count == 1)
             #expect(batches.first?.objectChanges.map(\.type) == [.insert, .insert, .insert])
             let ids = (0..<screen.list.count).map { screen.list.bank(atRow: $0).objectID }
@@ -82,7 +82,7 @@ import Testing
             let bank = screen.list.bank(atRow: 5)
             let newest = try #require(store.records.map(\.closeDate).max()).addingTimeInterval(86_400)
             try screen.list.changeCloseDate(ofRow: 5, to: newest)
-            let batches = try screen.rows.applyNewBatches()
+            let batches = try screen.table.applyReportedBatches()
             #expect(batches == [FetchedResultsChanges(objectChanges: [
                 .init(type: .move, objectID: bank.objectID, indexPath: IndexPath(row: 5, section: 0), newIndexPath: IndexPath(row: 0, section: 0)),
             ])])
@@ -95,8 +95,8 @@ import Testing
         let screen = try openScreen(store)
         try screen.context.performAndWait { () throws in
             let total = screen.list.count
-            #expect(throws: SampleAppError.self) { try screen.list.deleteBank(atRow: total) }
-            #expect(throws: SampleAppError.self) { try screen.list.changeCloseDate(ofRow: -1, to: Date()) }
+            #expect(throws: ToolError.self) { try screen.list.deleteBank(atRow: total) }
+            #expect(throws: ToolError.self) { try screen.list.changeCloseDate(ofRow: -1, to: Date()) }
             #expect(screen.list.table.batches.isEmpty)
             #expect(!screen.context.hasChanges)
             #expect(try screen.context.count(for: FailedBankInfo.fetchRequest()) == total)

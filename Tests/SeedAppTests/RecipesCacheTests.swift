@@ -1,7 +1,7 @@
+import ExampleSupport
 import Foundation
 import OpenCoreData
 import RecipesApp
-import SampleAppSupport
 import Testing
 
 /// The "Recipes" section cache: written after the list's fetch and after its own saves, read by
@@ -22,7 +22,7 @@ import Testing
     /// runs `body` and waits for the cache writes it caused.
     private func launch(_ store: RecipesSampleStore, cacheName: String, then body: (RecipeList) throws -> Void = { _ in }) throws -> Launch {
         let trace = SQLTrace()
-        let container = try store.relaunched(trace: trace)
+        let container = try store.scratch.relaunched(trace: trace)
         let context = container.newBackgroundContext()
         let launch = try context.performAndWait {
             var made: RecipeList?
@@ -74,7 +74,7 @@ import Testing
         defer { AnyFetchedResultsController.deleteCache(withName: name) }
         _ = try launch(store, cacheName: name)
         // Another container on the same file stands in for another process.
-        let other = try store.relaunched(trace: SQLTrace())
+        let other = try store.scratch.relaunched()
         let context = other.newBackgroundContext()
         try context.performAndWait {
             _ = try RecipeList(context: context, cacheName: nil).add(name: "Gazpacho", type: "Soup")

@@ -1,8 +1,8 @@
+import ExampleSupport
 import FetchedResultsChecking
 import Foundation
 import OpenCoreData
 import RecipesApp
-import SampleAppSupport
 import Testing
 
 /// Recipes added and deleted through the app: each batch, applied to the table's rows with
@@ -10,7 +10,7 @@ import Testing
 @Suite struct RecipesChangeTests {
     /// The list on the sample recipes, and the rows its table shows.
     private func openScreen() throws -> CheckedScreen<RecipeList> {
-        try CheckedScreen(try RecipesSampleStore()) { try RecipeList(context: $0, cacheName: nil) }
+        try CheckedScreen(try RecipesSampleStore().scratch) { try RecipeList(context: $0, cacheName: nil) }
     }
 
     private func path(_ section: Int, _ row: Int) -> IndexPath {
@@ -21,7 +21,7 @@ import Testing
         let screen = try openScreen()
         try screen.context.performAndWait {
             let recipe = try screen.list.add(name: "Gazpacho", type: "Soup", overview: "Cold tomato soup.", prepTime: 20)
-            let batches = try screen.rows.applyNewBatches()
+            let batches = try screen.table.applyReportedBatches()
             #expect(batches == [FetchedResultsChanges(objectChanges: [
                 .init(type: .insert, objectID: recipe.objectID, indexPath: nil, newIndexPath: path(5, 1)),
             ])])
@@ -32,7 +32,7 @@ import Testing
         let screen = try openScreen()
         try screen.context.performAndWait {
             let recipe = try screen.list.add(name: "Croque Monsieur", type: "Snack")
-            let batches = try screen.rows.applyNewBatches()
+            let batches = try screen.table.applyReportedBatches()
             #expect(batches == [FetchedResultsChanges(
                 sectionChanges: [.init(type: .insert, sectionIndex: 5, name: "Snack")],
                 objectChanges: [.init(type: .insert, objectID: recipe.objectID, indexPath: nil, newIndexPath: path(5, 0))])])
@@ -48,7 +48,7 @@ import Testing
             let lines = lemonPosset.ingredients.count
             let deleted = try screen.list.deleteRecipe(named: "lemon posset")
             #expect(deleted.objectID == lemonPosset.objectID && deleted.name == "Lemon Posset" && deleted.type == "Dessert")
-            let batches = try screen.rows.applyNewBatches()
+            let batches = try screen.table.applyReportedBatches()
             #expect(batches == [FetchedResultsChanges(objectChanges: [
                 .init(type: .delete, objectID: lemonPosset.objectID, indexPath: path(2, 2), newIndexPath: nil),
             ])])
@@ -61,7 +61,7 @@ import Testing
         try screen.context.performAndWait {
             let lemonade = try #require(try screen.list.recipe(named: "Mint Lemonade"))
             try screen.list.deleteRecipe(named: "Mint Lemonade")
-            let batches = try screen.rows.applyNewBatches()
+            let batches = try screen.table.applyReportedBatches()
             #expect(batches == [FetchedResultsChanges(
                 sectionChanges: [.init(type: .delete, sectionIndex: 3, name: "Drink")],
                 objectChanges: [.init(type: .delete, objectID: lemonade.objectID, indexPath: path(3, 0), newIndexPath: nil)])])
@@ -83,9 +83,9 @@ import Testing
             ]
             for change in changes {
                 try change(screen.list)
-                #expect(try screen.rows.applyNewBatches().count == 1)
+                #expect(try screen.table.applyReportedBatches().count == 1)
             }
-            #expect(screen.rows.rows.sections.map(\.name) == RecipesSampleStore.sampleTypes)
+            #expect(screen.table.rows.sections.map(\.name) == RecipesSampleStore.sampleTypes)
         }
     }
 
@@ -93,8 +93,8 @@ import Testing
     func aRefusedRecipeChangesNothing(name: String, type: String) throws {
         let screen = try openScreen()
         screen.context.performAndWait {
-            #expect(throws: SampleAppError.self) { try screen.list.add(name: name, type: type) }
-            #expect(throws: SampleAppError.self) { try screen.list.deleteRecipe(named: "Toast") }
+            #expect(throws: ToolError.self) { try screen.list.add(name: name, type: type) }
+            #expect(throws: ToolError.self) { try screen.list.deleteRecipe(named: "Toast") }
             #expect(screen.list.table.batches.isEmpty)
             #expect(!screen.context.hasChanges)
             #expect(screen.list.count == RecipeBook.entries.count)

@@ -30,30 +30,30 @@ import Testing
 
         """
 
-    private func run(_ arguments: [String], in scratch: SampleAppScratch) throws -> SampleAppRun {
-        try SampleAppRun.run("recipes", ["--store", scratch.file("Recipes.sqlite").path] + arguments, in: scratch)
+    private func run(_ arguments: [String], in scratch: ScratchDirectory) throws -> ToolRun {
+        try ToolProcess("recipes", in: scratch, store: scratch.file("Recipes.sqlite")).run(arguments)
     }
 
     /// The SELECTs that build the list: the grouped count of the sections and the ordered IDs,
     /// not the loads of rows being shown (`"_pk" IN (…)`).
-    private func listQueries(_ run: SampleAppRun) -> [Substring] {
-        run.errors.split(separator: "\n").filter {
+    private func listQueries(_ run: ToolRun) -> [Substring] {
+        run.standardError.split(separator: "\n").filter {
             $0.hasPrefix("sql: SELECT") && $0.contains("FROM \"Recipe\" t0") && !$0.contains("COUNT(*) FROM \"Recipe\" t0\"")
                 && ($0.contains("GROUP BY") || $0.contains("ORDER BY"))
         }
     }
 
     @Test func theFirstLaunchListsTheSamplesInSectionsWithTheirIndexTitles() throws {
-        let scratch = SampleAppScratch()
+        let scratch = try ScratchDirectory()
         let first = try run([], in: scratch)
-        #expect(first.status == 0, "\(first.errors)")
-        #expect(first.output == "Added 13 sample recipes to \(scratch.file("Recipes.sqlite").path)\n" + Self.sampleList)
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput == "Added 13 sample recipes to \(scratch.file("Recipes.sqlite").path)\n" + Self.sampleList)
         let listed = try run(["list"], in: scratch)
-        #expect(listed.output == Self.sampleList)
+        #expect(listed.standardOutput == Self.sampleList)
     }
 
     @Test func aRelaunchReadsTheSectionsFromTheRecipesCache() throws {
-        let scratch = SampleAppScratch()
+        let scratch = try ScratchDirectory()
         let first = try run(["--sql"], in: scratch)
         #expect(listQueries(first).count == 2, "\(listQueries(first))")
         let cache = scratch.file("cache/recipes/.CoreDataCaches/SectionInfoCaches/Recipes/sectionInfo")
@@ -62,21 +62,21 @@ import Testing
         let second = try run(["--sql"], in: scratch)
         #expect(second.status == 0)
         #expect(listQueries(second).isEmpty, "\(listQueries(second))")
-        #expect(second.output == Self.sampleList)
+        #expect(second.standardOutput == Self.sampleList)
     }
 
     @Test func addAndDeleteShowTheBatchAndLast() throws {
-        let scratch = SampleAppScratch()
+        let scratch = try ScratchDirectory()
         _ = try run([], in: scratch)
         let added = try run(["add", "Croque Monsieur", "Snack"], in: scratch)
-        #expect(added.status == 0, "\(added.errors)")
+        #expect(added.status == 0, "\(added.standardError)")
         #expect(Array(added.lines.prefix(3)) == [
             "Added Croque Monsieur to Snack",
             "  table: insert section 5 \"Snack\"",
             "  table: insert row [5,0] Croque Monsieur",
         ])
         let deleted = try run(["delete", "mint lemonade"], in: scratch)
-        #expect(deleted.status == 0, "\(deleted.errors)")
+        #expect(deleted.status == 0, "\(deleted.standardError)")
         #expect(Array(deleted.lines.prefix(3)) == [
             "Deleted Mint Lemonade from Drink",
             "  table: delete section 3 \"Drink\"",
@@ -84,8 +84,8 @@ import Testing
         ])
         let listed = try run([], in: scratch)
         #expect(listed.lines.first == "Recipes: 13 in 6 types")
-        #expect(listed.output.contains("[S] Snack\n      Croque Monsieur\n[🥣] Soup"))
-        #expect(!listed.output.contains("Drink"))
+        #expect(listed.standardOutput.contains("[S] Snack\n      Croque Monsieur\n[🥣] Soup"))
+        #expect(!listed.standardOutput.contains("Drink"))
         #expect(listed.lines.last == "Index: 🥗 🍳 🍰 🍝 S 🥣")
     }
 
@@ -101,9 +101,11 @@ import Testing
         (["delete", "Toast"], 1, "there is no recipe named 'Toast'"),
     ])
     func badInputIsRefusedAndLosesNothing(arguments: [String], status: Int32, message: String) throws {
-        let scratch = SampleAppScratch()
+        let scratch = try ScratchDirectory()
         _ = try run([], in: scratch)
-        try run(arguments, in: scratch).expectRefused(by: "recipes", status: status, message: message)
-        #expect(try run([], in: scratch).output == Self.sampleList)
+        let refused = try run(arguments, in: scratch)
+        refused.expectRefused(status: status, saying: message)
+        #expect(refused.errorMessage == message)
+        #expect(try run([], in: scratch).standardOutput == Self.sampleList)
     }
 }

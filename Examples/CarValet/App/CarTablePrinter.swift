@@ -1,4 +1,4 @@
-public import Foundation
+public import ExampleSupport
 public import OpenCoreData
 
 /// The CarValet tool's table: it prints a line for each change the controller reports after a
@@ -12,7 +12,7 @@ public import OpenCoreData
 /// let valet = try CarValet(context: context, table: printer)
 /// try valet.addCar()  // prints "+ 1. 1908 (make and model not set)"
 /// ```
-public final class CarTablePrinter: FetchedResultsControllerDelegate {
+public final class CarTablePrinter: TableStandIn {
     private let write: (String) -> Void
 
     /// A printer that hands each line to `write`.
@@ -23,10 +23,9 @@ public final class CarTablePrinter: FetchedResultsControllerDelegate {
     }
 
     /// Prints the line for one changed row, numbered as `list` numbers it after the save.
-    public func controller(_ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
-                           for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
-        guard let car = anObject as? Car, let row = (newIndexPath ?? indexPath)?.row else { return }
-        let sign = switch type {
+    override public func rowDidChange(_ object: ManagedObject, _ change: FetchedResultsChanges.ObjectChange) {
+        guard let car = object as? Car, let row = (change.newIndexPath ?? change.indexPath)?.row else { return }
+        let sign = switch change.type {
         case .insert: "+"
         case .delete: "-"
         case .move, .update: "~"

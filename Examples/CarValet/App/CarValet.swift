@@ -36,8 +36,7 @@ public final class CarValet {
     ///   - table: The controller's delegate, told of every change; kept for the table's lifetime.
     ///   - now: The clock new cars take `dateCreated` from.
     /// - Throws: The fetch's errors.
-    public init(context: ManagedObjectContext, table: any FetchedResultsControllerDelegate,
-                now: @escaping () -> Date = Date.init) throws {
+    public init(context: ManagedObjectContext, table: TableStandIn, now: @escaping () -> Date = Date.init) throws {
         fetchedList = try FetchedList(request: Self.fetchRequest(), context: context, table: table)
         self.now = now
     }

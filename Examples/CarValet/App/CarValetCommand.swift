@@ -7,7 +7,7 @@ import Foundation
 /// try CarValetCommand(words: ["add", "Ford", "Model T", "1927"])  // .add(CarDetails(...))
 /// try CarValetCommand(words: ["delete", "2"])                     // .delete(RowNumber(2))
 /// ```
-public enum CarValetCommand: Sendable, Equatable {
+public enum CarValetCommand: WordsCommand, Sendable, Equatable {
     /// Add a car with these details; what is not given stays unset (the year: 1908).
     case add(CarDetails)
     /// Print the cars, newest first.

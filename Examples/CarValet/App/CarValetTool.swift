@@ -1,6 +1,5 @@
 public import ExampleSupport
-public import Foundation
-public import OpenCoreData
+import Foundation
 
 /// The CarValet command-line tool: `carvalet add [MAKE [MODEL [YEAR]]]`, `carvalet list`,
 /// `carvalet edit N MAKE [MODEL [YEAR]]`, `carvalet delete N`.
@@ -12,12 +11,13 @@ public import OpenCoreData
 /// exit(CarValetTool.run(CommandLine.arguments.dropFirst()))
 /// ```
 public enum CarValetTool: ExampleTool {
+    /// The store of ``Car``s.
+    public typealias Store = CarValetStore
+
     /// `carvalet`.
     public static let toolName = "carvalet"
-    /// `CarValet`: the store is `<data directory>/CarValet/CarValet.sqlite` by default.
-    public static let containerName = "CarValet"
-    /// The ``Car``.
-    public static let managedObjectClasses: [ManagedObject.Type] = [Car.self]
+    /// One command and its arguments.
+    public static let synopsis = "COMMAND"
     /// Add, list, edit and delete.
     public static let commandSummary = """
           add [MAKE [MODEL [YEAR]]]   add a car at the top (the year is 1908 unless given)
@@ -25,17 +25,14 @@ public enum CarValetTool: ExampleTool {
           edit N MAKE [MODEL [YEAR]]  change car N
           delete N                    delete car N
         """
-
-    /// Reads a ``CarValetCommand``.
-    public static func command(from words: [String]) throws(ToolError) -> CarValetCommand {
-        try CarValetCommand(words: words)
-    }
+    /// What N is.
+    public static let usageNote = "N is the number `list` shows."
 
     /// Runs a command on a ``CarValet`` whose table prints each change; a ``CarValetError``
     /// reaches the user as its description, with status 1.
-    public static func perform(_ command: CarValetCommand, in context: ManagedObjectContext, output: ToolOutput,
-                               now: @escaping () -> Date) throws {
-        let valet = try CarValet(context: context, table: CarTablePrinter(write: output.print), now: now)
+    public static func perform(_ command: CarValetCommand, in session: ToolSession) throws {
+        let output = session.output
+        let valet = try CarValet(context: session.context, table: CarTablePrinter(write: output.print), now: session.now)
         switch command {
         case .add(let details):
             try valet.addCar(make: details.make, model: details.model, year: details.year)

@@ -7,7 +7,7 @@ import Foundation
 /// try DoneCommand(words: ["add", "buy", "milk"])  // .add("buy milk")
 /// try DoneCommand(words: ["done", "2"])           // .toggle(RowNumber(2))
 /// ```
-public enum DoneCommand: Sendable, Equatable {
+public enum DoneCommand: WordsCommand, Sendable, Equatable {
     /// Add an item with this text.
     case add(String)
     /// Print the items.

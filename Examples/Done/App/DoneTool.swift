@@ -1,6 +1,4 @@
 public import ExampleSupport
-public import Foundation
-public import OpenCoreData
 
 /// The Done command-line tool: `done add "milk"`, `done list`, `done done 2`, `done delete 2`.
 ///
@@ -11,12 +9,13 @@ public import OpenCoreData
 /// exit(DoneTool.run(CommandLine.arguments.dropFirst()))
 /// ```
 public enum DoneTool: ExampleTool {
+    /// The store of ``Item``s.
+    public typealias Store = DoneStore
+
     /// `done`.
     public static let toolName = "done"
-    /// `Done`: the store is `<data directory>/Done/Done.sqlite` by default.
-    public static let containerName = "Done"
-    /// The to-do ``Item``.
-    public static let managedObjectClasses: [ManagedObject.Type] = [Item.self]
+    /// One command and its arguments.
+    public static let synopsis = "COMMAND"
     /// Add, list, done and delete.
     public static let commandSummary = """
           add TEXT     add a to-do item
@@ -24,17 +23,14 @@ public enum DoneTool: ExampleTool {
           done N       mark item N done, or not done again
           delete N     delete item N
         """
-
-    /// Reads a ``DoneCommand``.
-    public static func command(from words: [String]) throws(ToolError) -> DoneCommand {
-        try DoneCommand(words: words)
-    }
+    /// What N is.
+    public static let usageNote = "N is the number `list` shows."
 
     /// Runs a command on a ``TodoList`` whose table prints each change; a ``TodoListError``
     /// reaches the user as its description, with status 1.
-    public static func perform(_ command: DoneCommand, in context: ManagedObjectContext, output: ToolOutput,
-                               now: @escaping () -> Date) throws {
-        let list = try TodoList(context: context, table: TodoChangePrinter(write: output.print), now: now)
+    public static func perform(_ command: DoneCommand, in session: ToolSession) throws {
+        let output = session.output
+        let list = try TodoList(context: session.context, table: TodoChangePrinter(write: output.print), now: session.now)
         switch command {
         case .add(let text): try list.add(text)
         case .toggle(let row): try list.toggle(number: row.number)

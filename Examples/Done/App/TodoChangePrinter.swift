@@ -1,4 +1,4 @@
-public import Foundation
+public import ExampleSupport
 public import OpenCoreData
 
 /// The Done tool's table: it prints a line for each change the controller reports after a save,
@@ -12,7 +12,7 @@ public import OpenCoreData
 /// let list = try TodoList(context: context, table: printer)
 /// try list.add("milk")  // prints "+ milk"
 /// ```
-public final class TodoChangePrinter: FetchedResultsControllerDelegate {
+public final class TodoChangePrinter: TableStandIn {
     private let write: (String) -> Void
 
     /// A printer that hands each line to `write`.
@@ -23,10 +23,9 @@ public final class TodoChangePrinter: FetchedResultsControllerDelegate {
     }
 
     /// Prints the line for one changed row.
-    public func controller(_ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
-                           for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
-        guard let item = anObject as? Item else { return }
-        write("\(Self.mark(type, done: item.done)) \(item.name)")
+    override public func rowDidChange(_ object: ManagedObject, _ change: FetchedResultsChanges.ObjectChange) {
+        guard let item = object as? Item else { return }
+        write("\(Self.mark(change.type, done: item.done)) \(item.name)")
     }
 
     /// The sign of a change; an updated item is shown by its new state, the only thing that changes.

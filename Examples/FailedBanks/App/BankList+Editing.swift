@@ -1,29 +1,27 @@
+import ExampleSupport
 public import Foundation
 import OpenCoreData
-import SampleAppSupport
 
-/// What the user can change from the list; each change is saved at once, and the controller
-/// reports it to ``BankList/table`` during the save.
+/// What the user can change from the list; each change is saved at once (or rolled back if the
+/// save fails, so nothing half done is left for the next change), and the controller reports it
+/// to ``BankList/table`` during the save.
 extension BankList {
     /// Deletes the bank at a row, and its details with it (the relationship cascades).
     ///
     /// - Returns: The row as it was shown.
-    /// - Throws: ``SampleAppError`` when there is no such row; nothing is changed then.
+    /// - Throws: ``ToolError/failure(_:)`` when there is no such row; nothing is changed then.
     @discardableResult
     public func deleteBank(atRow row: Int) throws -> BankRow {
         let bank = try existingBank(atRow: row)
         let shown = BankRow(bank)
-        context.delete(bank)
-        try context.save()
+        try context.saveOrRollback { context.delete(bank) }
         return shown
     }
 
     /// Adds banks in one save.
     @discardableResult
     public func add(_ records: [BankRecord]) throws -> [FailedBankInfo] {
-        let banks = records.map { BankImport.insert($0, into: context) }
-        try context.save()
-        return banks
+        try context.saveOrRollback { records.map { BankImport.insert($0, into: context) } }
     }
 
     /// Changes the day a bank closed, and moves its row.
@@ -36,19 +34,20 @@ extension BankList {
     public func changeCloseDate(ofRow row: Int, to date: Date) throws {
         let bank = try existingBank(atRow: row)
         guard let details = bank.details else {
-            throw SampleAppError("\(bank.name) has no details to change")
+            throw ToolError.failure("\(bank.name) has no details to change")
         }
-        details.closeDate = date
-        details.updatedDate = Date()
-        bank.details = details
-        try context.save()
+        try context.saveOrRollback {
+            details.closeDate = date
+            details.updatedDate = Date()
+            bank.details = details
+        }
     }
 
     /// The bank at a row counted from 0; the message counts from 1, as the screen does.
     private func existingBank(atRow row: Int) throws -> FailedBankInfo {
-        guard (0..<count).contains(row) else {
-            throw SampleAppError("there is no bank at row \(row + 1); the list has \(count) banks")
+        guard let bank = controller.object(atRow: row) else {
+            throw ToolError.failure("there is no bank at row \(row + 1); the list has \(count) banks")
         }
-        return bank(atRow: row)
+        return bank
     }
 }

@@ -1,6 +1,6 @@
+public import ExampleSupport
 import Foundation
 public import OpenCoreData
-public import SampleAppSupport
 
 /// The seed's master list without UIKit: every failed bank, the latest closing first, loaded
 /// twenty at a time as rows are read.
@@ -47,7 +47,7 @@ public final class BankList {
 
     /// How many banks the list holds.
     public var count: Int {
-        controller.sections?.first?.numberOfObjects ?? 0
+        controller.rowCount
     }
 
     /// The bank at a row, counted from 0; `row` must be below ``count``.

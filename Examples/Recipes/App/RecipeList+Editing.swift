@@ -1,45 +1,45 @@
+import ExampleSupport
 import Foundation
 public import OpenCoreData
-import SampleAppSupport
 
-/// Adding and deleting recipes; each change is saved at once, and the controller reports it to
-/// ``RecipeList/table`` during the save (with a new section for a new type, and a deleted
-/// section when the last recipe of a type goes).
+/// Adding and deleting recipes; each change is saved at once (or rolled back if the save fails),
+/// and the controller reports it to ``RecipeList/table`` during the save (with a new section for
+/// a new type, and a deleted section when the last recipe of a type goes).
 extension RecipeList {
     /// Adds a recipe.
     ///
-    /// - Throws: ``SampleAppError`` for an empty name or type, or a name already in the book
+    /// - Throws: ``ToolError/failure(_:)`` for an empty name or type, or a name already in the book
     ///   (compared without case); nothing is changed then.
     @discardableResult
     public func add(name: String, type: String, overview: String? = nil, prepTime: Int16 = 0) throws -> Recipe {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         let type = type.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw SampleAppError("a recipe needs a name") }
-        guard !type.isEmpty else { throw SampleAppError("a recipe needs a type, such as Dessert") }
+        guard !name.isEmpty else { throw ToolError.failure("a recipe needs a name") }
+        guard !type.isEmpty else { throw ToolError.failure("a recipe needs a type, such as Dessert") }
         if let existing = try recipe(named: name) {
-            throw SampleAppError("there is already a recipe named '\(existing.name)', in \(existing.type)")
+            throw ToolError.failure("there is already a recipe named '\(existing.name)', in \(existing.type)")
         }
-        let recipe = Recipe(context: context)
-        recipe.name = name
-        recipe.type = type
-        recipe.overview = overview
-        recipe.prepTime = prepTime
-        try context.save()
-        return recipe
+        return try context.saveOrRollback {
+            let recipe = Recipe(context: context)
+            recipe.name = name
+            recipe.type = type
+            recipe.overview = overview
+            recipe.prepTime = prepTime
+            return recipe
+        }
     }
 
     /// Deletes the recipe with this name (compared without case), and its ingredients.
     ///
     /// - Returns: The recipe as it was: a deleted object can no longer be read.
-    /// - Throws: ``SampleAppError`` when there is no such recipe.
+    /// - Throws: ``ToolError/failure(_:)`` when there is no such recipe.
     @discardableResult
     public func deleteRecipe(named name: String) throws -> DeletedRecipe {
         guard let recipe = try recipe(named: name.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw SampleAppError("there is no recipe named '\(name)'")
+            throw ToolError.failure("there is no recipe named '\(name)'")
         }
         let deleted = DeletedRecipe(objectID: recipe.objectID, name: recipe.name, type: recipe.type)
-        context.delete(recipe)
-        try context.save()
+        try context.saveOrRollback { context.delete(recipe) }
         return deleted
     }
 

@@ -1,5 +1,5 @@
+public import ExampleSupport
 public import OpenCoreData
-public import SampleAppSupport
 
 /// The recipe list's delegate: it collects changes like any ``TableStandIn`` and answers the
 /// controller's question about section index titles with ``RecipeIndexTitle``.

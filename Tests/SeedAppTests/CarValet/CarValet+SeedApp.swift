@@ -2,6 +2,5 @@ import CarValetApp
 
 extension CarValet: SeedApp {
     typealias Failure = CarValetError
-
-    static var containerName: String { CarValetTool.containerName }
+    typealias Store = CarValetStore
 }

@@ -2,6 +2,5 @@ import DoneApp
 
 extension TodoList: SeedApp {
     typealias Failure = TodoListError
-
-    static var containerName: String { DoneTool.containerName }
+    typealias Store = DoneStore
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A directory for one test's store files, removed when the test is done with it.
+/// A directory for one test's files (stores, tool output, data and cache directories), removed
+/// when the last holder is done with it.
 final class ScratchDirectory: Sendable {
     let url: URL
 

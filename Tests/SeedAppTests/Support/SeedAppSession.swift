@@ -10,31 +10,31 @@ protocol SeedApp {
     associatedtype Result: ManagedObject
     /// What the app throws for a change it refuses.
     associatedtype Failure: Error & Equatable
-    /// The name of the app's container, which names its default store.
-    static var containerName: String { get }
+    /// The app's model and store.
+    associatedtype Store: ExampleStore
     /// The request the app's controller runs.
     static func fetchRequest() -> FetchRequest<Result>
-    init(context: ManagedObjectContext, table: any FetchedResultsControllerDelegate, now: @escaping () -> Date) throws
+    init(context: ManagedObjectContext, table: TableStandIn, now: @escaping () -> Date) throws
     var fetchedList: FetchedList<Result> { get }
 }
 
-/// A seed app on a scratch store, its table a ``TableMirror`` that checks every batch the app's
-/// controller reports against a fresh fetch.
+/// A seed app on a scratch store, its table mirrored by a ``TableMirror`` that checks every batch
+/// the app's controller reports against a fresh fetch.
 struct SeedAppSession<App: SeedApp> {
-    let directory: ScratchDirectory
-    let container: PersistentContainer
+    let store: ScratchStore
     let clock = SteppingClock()
-    let table: TableMirror<App.Result>
+    let table: TableMirror
     private(set) var app: App
 
     init() throws {
-        directory = try ScratchDirectory()
-        container = try ExampleStore.open(name: App.containerName, managedObjectClasses: [App.Result.self],
-                                          at: directory.file("\(App.containerName).sqlite"))
-        table = TableMirror(container: container, request: App.fetchRequest())
-        app = try App(context: container.newBackgroundContext(), table: table.recorder, now: clock.next)
+        store = try ScratchStore(App.Store.self)
+        table = TableMirror(container: store.container, request: App.fetchRequest())
+        app = try App(context: store.container.newBackgroundContext(), table: table.table, now: clock.next)
         try table.load(app.fetchedList.controller)
     }
+
+    /// The loaded store's container.
+    var container: PersistentContainer { store.container }
 
     /// The app's entity in the loaded model.
     var entity: EntityDescription? {
@@ -44,7 +44,7 @@ struct SeedAppSession<App: SeedApp> {
     /// Quits and starts again on the same store, as each run of a tool does: a new context, a
     /// new screen, its table loaded from the first fetch.
     mutating func relaunch() throws {
-        app = try App(context: container.newBackgroundContext(), table: table.recorder, now: clock.next)
+        app = try App(context: container.newBackgroundContext(), table: table.table, now: clock.next)
         try table.load(app.fetchedList.controller)
     }
 

@@ -5,7 +5,9 @@ public import Logging
 /// Data's `-com.apple.CoreData.SQLDebug 1` shows, and how the Failed Banks seed proves that a
 /// fetched results controller reads the IDs first and then one batch at a time.
 ///
-/// Hand ``logger()`` to a store description; the store logs each statement at trace level.
+/// Hand ``logger()`` to a store description, or the trace to ``ExampleStore/open(_:trace:)``; the
+/// store logs each statement at trace level. An example tool's `--sql` echoes them to standard
+/// error.
 ///
 /// ```swift
 /// let trace = SQLTrace()
