@@ -7,14 +7,17 @@ struct BenchOptions {
     var jsonPath: String?
     var chartPath: String?
     var dataDirectory: String?
+    /// Only the insert scenario (6), which needs no data set: for profiling it alone.
+    var insertOnly = false
 
     static let usage = """
-        usage: ocd-bench [--rows N[,N…]] [--runs N] [--json PATH] [--chart PATH] [--data DIR]
+        usage: ocd-bench [--rows N[,N…]] [--runs N] [--json PATH] [--chart PATH] [--data DIR] [--only insert]
           --rows   result sizes to measure, e.g. 10k,100k,1M (default 10k,100k,1M)
           --runs   timed runs per scenario (default 20; bulk and refetch scenarios use fewer)
           --json   write every figure as JSON
           --chart  write an SVG chart of change delivery against result size
           --data   keep the data sets in DIR and reuse them (default: a temporary directory)
+          --only insert  run only scenario 6, --runs times, inserting min(100k, largest --rows) objects
         """
 
     struct UsageError: Error, CustomStringConvertible {
@@ -41,6 +44,10 @@ struct BenchOptions {
                 options.chartPath = try value(for: flag)
             case "--data":
                 options.dataDirectory = try value(for: flag)
+            case "--only":
+                let scenario = try value(for: flag)
+                guard scenario == "insert" else { throw UsageError(description: "--only: '\(scenario)' is not a scenario (use insert)") }
+                options.insertOnly = true
             case "--help", "-h":
                 print(usage)
                 exit(0)

@@ -23,7 +23,7 @@ func measure() throws -> [Figure] {
     AnyFetchedResultsController.cacheDirectory = temporary.appendingPathComponent("caches")
     var figures: [Figure] = []
     let bulkRuns = max(3, options.runs / 4)
-    for rows in options.rowCounts.sorted() {
+    for rows in options.rowCounts.sorted() where !options.insertOnly {
         let dataSet = DataSet(rows: rows, directory: dataDirectory)
         try dataSet.build()
         progress("\(rows) rows: initial fetch, relaunch, memory")
@@ -49,7 +49,7 @@ func measure() throws -> [Figure] {
     }
     let insertCount = min(100_000, options.rowCounts.max() ?? 100_000)
     progress("inserting \(insertCount) objects")
-    figures.append(try InsertScenario(directory: insertDirectory, count: insertCount, runs: 3).run())
+    figures.append(try InsertScenario(directory: insertDirectory, count: insertCount, runs: options.insertOnly ? options.runs : 3).run())
     return figures
 }
 

@@ -102,9 +102,10 @@ extension ManagedObjectContext {
     /// which hold the objects they pushed here under the same temporary IDs.
     func applyIDMapping(_ mapping: [ManagedObjectID: ManagedObjectID]) {
         guard !mapping.isEmpty else { return }
-        for (old, new) in mapping {
-            guard let object = registeredObject(for: old) else { continue }
-            reregister(object, as: new)
+        // Grown once, not step by step, when a save gives 100,000 objects their keys.
+        registry.reserveCapacity(registry.count + mapping.count)
+        idAliases.reserveCapacity(idAliases.count + mapping.count)
+        for (old, new) in mapping where moveRegistration(from: old, to: new) {
             idAliases[old] = new
         }
         var event = ContextEvent(kind: .objectsDidChange)

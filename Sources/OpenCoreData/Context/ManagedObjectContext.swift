@@ -75,10 +75,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var registry: [ManagedObjectID: WeakObject] = [:]
     private var registryCountAtLastSweep = 0
     var retainedObjects: Set<ManagedObject> = []
-    /// Objects inserted, deleted, or changed since the last save (strongly held).
-    var insertedSet: Set<ManagedObject> = []
-    var deletedSet: Set<ManagedObject> = []
-    var changedSet: Set<ManagedObject> = []
+    /// Objects inserted, deleted, or changed since the last save (strongly held), in the order
+    /// they joined.
+    var insertedSet = OrderedObjectSet()
+    var deletedSet = OrderedObjectSet()
+    var changedSet = OrderedObjectSet()
     /// The current event, reported by the next processPendingChanges.
     var pending = PendingEvent()
     var isProcessingPendingChanges = false
@@ -222,25 +223,37 @@ extension ManagedObjectContext {
     }
 
     func unregister(_ object: ManagedObject) {
-        if registry[object.objectID]?.object === object {
-            registry[object.objectID] = nil
+        if let entry = registry.removeValue(forKey: object.objectID), entry.object !== object {
+            registry[object.objectID] = entry
         }
-        retainedObjects.remove(object)
+        if !retainedObjects.isEmpty { retainedObjects.remove(object) }
     }
 
-    /// Gives a registered object a new ID (temporary → permanent).
-    func reregister(_ object: ManagedObject, as newID: ManagedObjectID) {
-        unregister(object)
-        object.objectID = newID
-        register(object)
+    /// Gives the object registered under `old` a new ID (temporary → permanent), in one lookup
+    /// of each ID, as a save does for every object it inserted. Returns false if no object
+    /// lives under `old`.
+    func moveRegistration(from old: ManagedObjectID, to new: ManagedObjectID) -> Bool {
+        guard let index = registry.index(forKey: old), let object = registry.values[index].object else { return false }
+        // The old entry is emptied rather than removed: removing keys one by one from a large
+        // dictionary shifts its neighbours each time, and empty entries go at the next sweep.
+        registry.values[index] = WeakObject()
+        object.objectID = new
+        registry[new] = WeakObject(object: object)
+        return true
     }
 
     /// Drops entries of objects that no longer exist, when the registry has doubled since the
     /// last sweep, so that the sweeps cost O(1) per registration.
     private func sweepRegistryIfGrown() {
         guard registry.count > 1024, registry.count > 2 * registryCountAtLastSweep else { return }
-        registry = registry.filter { $0.value.object != nil }
-        idAliases = idAliases.filter { registry[$0.value] != nil }
+        // Scanned first and rebuilt only if something is gone: while a context inserts many
+        // objects, all of them are alive, and rebuilding cost more than registering them.
+        if registry.values.contains(where: { $0.object == nil }) {
+            registry = registry.filter { $0.value.object != nil }
+        }
+        if idAliases.values.contains(where: { registry[$0] == nil }) {
+            idAliases = idAliases.filter { registry[$0.value] != nil }
+        }
         registryCountAtLastSweep = registry.count
     }
 
@@ -253,7 +266,7 @@ extension ManagedObjectContext {
     /// Objects inserted and not saved yet.
     public var insertedObjects: Set<ManagedObject> {
         assertOnQueue()
-        return insertedSet
+        return insertedSet.members
     }
 
     /// Objects with unsaved changes that are neither inserted nor deleted.
@@ -265,7 +278,7 @@ extension ManagedObjectContext {
     /// Objects deleted and not saved yet.
     public var deletedObjects: Set<ManagedObject> {
         assertOnQueue()
-        return deletedSet
+        return deletedSet.members
     }
 
     /// Whether the context has unsaved inserts, deletes or changes.
