@@ -80,7 +80,7 @@ extension ManagedObjectContext {
     public func reset() {
         assertOnQueue()
         for object in registry.values.compactMap(\.object) {
-            object.managedObjectContext = nil
+            object.owningContext = nil
         }
         registry = [:]
         retainedObjects = []

@@ -151,11 +151,12 @@ extension ManagedObjectContext {
         for object in insertedSet {
             object.state.isInserted = false
             object.commitChanges()
+            releaseRegistration(of: object)
         }
         for object in updated { object.commitChanges() }
         for object in deletedSet {
             unregister(object)
-            object.managedObjectContext = nil
+            object.owningContext = nil
             object.state.isDeleted = false
         }
         let savedObjects = objectsWithChanges()

@@ -72,7 +72,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     // MARK: Registry and change tracking (touched only on the context's queue)
 
-    var registry: [ManagedObjectID: WeakObject] = [:]
+    var registry: [ManagedObjectID: RegisteredObject] = [:]
     private var registryCountAtLastSweep = 0
     var retainedObjects: Set<ManagedObject> = []
     /// Objects inserted, deleted, or changed since the last save (strongly held), in the order
@@ -200,10 +200,6 @@ enum ParentStore {
     case context(ManagedObjectContext)
 }
 
-struct WeakObject {
-    weak var object: ManagedObject?
-}
-
 struct WeakContext {
     weak var context: ManagedObjectContext?
 }
@@ -217,7 +213,7 @@ extension ManagedObjectContext {
     }
 
     func register(_ object: ManagedObject) {
-        registry[object.objectID] = WeakObject(object: object)
+        registry[object.objectID] = RegisteredObject(object)
         if retainsRegisteredObjects { retainedObjects.insert(object) }
         sweepRegistryIfGrown()
     }
@@ -236,20 +232,28 @@ extension ManagedObjectContext {
         guard let index = registry.index(forKey: old), let object = registry.values[index].object else { return false }
         // The old entry is emptied rather than removed: removing keys one by one from a large
         // dictionary shifts its neighbours each time, and empty entries go at the next sweep.
-        registry.values[index] = WeakObject()
-        object.objectID = new
-        registry[new] = WeakObject(object: object)
+        let entry = registry.values[index]
+        registry.values[index] = RegisteredObject()
+        object.identity = new
+        registry[new] = entry
         return true
+    }
+
+    /// Makes the entry of an object the context stopped holding (a saved insertion) weak.
+    func releaseRegistration(of object: ManagedObject) {
+        guard let index = registry.index(forKey: object.objectID), registry.values[index].holdsTooLong else { return }
+        registry.values[index] = RegisteredObject(object)
     }
 
     /// Drops entries of objects that no longer exist, when the registry has doubled since the
     /// last sweep, so that the sweeps cost O(1) per registration.
     private func sweepRegistryIfGrown() {
         guard registry.count > 1024, registry.count > 2 * registryCountAtLastSweep else { return }
-        // Scanned first and rebuilt only if something is gone: while a context inserts many
-        // objects, all of them are alive, and rebuilding cost more than registering them.
-        if registry.values.contains(where: { $0.object == nil }) {
-            registry = registry.filter { $0.value.object != nil }
+        // Scanned first and rebuilt only if something is gone (or held after the context let it
+        // go): while a context inserts many objects, all of them are alive, and rebuilding cost
+        // more than registering them.
+        if registry.values.contains(where: { $0.object == nil || $0.holdsTooLong }) {
+            registry = registry.compactMapValues { $0.object.map(RegisteredObject.init) }
         }
         if idAliases.values.contains(where: { registry[$0] == nil }) {
             idAliases = idAliases.filter { registry[$0.value] != nil }

@@ -36,8 +36,9 @@ struct SQLiteRowInserter {
         self.loaded = loaded
     }
 
-    /// Inserts `row`, which carries its permanent ID.
-    func insert(_ row: RowSnapshot) throws {
+    /// Inserts `row`, with temporary IDs (its own and those it points to) replaced by
+    /// `permanentIDs`.
+    func insert(_ row: RowSnapshot, permanentIDs: [ManagedObjectID: ManagedObjectID]) throws {
         let sqliteStatement = statement.sqliteStatement
         // The previous row's execution left the statement done; SQLite binds only after a reset.
         sqlite3_reset(sqliteStatement)
@@ -45,11 +46,13 @@ struct SQLiteRowInserter {
             let value: DatabaseValue
             switch source {
             case .primaryKey:
-                value = row.objectID.key.databaseValue
+                value = (permanentIDs[row.objectID] ?? row.objectID).key.databaseValue
             case .constant(let constant):
                 value = constant
             case .property(let property, let slot, let column):
-                value = loaded.columnValue(column, of: property, storing: row.value(at: slot))
+                var stored = row.value(at: slot)
+                if case .object(let id) = stored, let permanent = permanentIDs[id] { stored = .object(permanent) }
+                value = loaded.columnValue(column, of: property, storing: stored)
             }
             let code = value.bind(to: sqliteStatement, at: Int32(index + 1))
             guard code == ResultCode.SQLITE_OK.rawValue else {

@@ -53,7 +53,11 @@ extension SQLiteStoreBackend {
                 mapping[id] = ManagedObjectID(entity: id.entity, storeIdentifier: loaded.identifier, primaryKey: key)
             }
         }
-        let save = request.replacingIDs(mapping)
+        // New rows take their permanent IDs as they are bound (see SQLiteRowInserter), rather
+        // than in a copy of every row.
+        var withoutInserts = request
+        withoutInserts.inserted = []
+        let save = withoutInserts.replacingIDs(mapping)
         // Read before anything is written; a conflict rolls the transaction back and drops them.
         let overwritten = save.updated.map(\.snapshot.objectID) + save.deleted.map(\.objectID)
         let preImages = Dictionary(try snapshots(for: overwritten, db, loaded: loaded).map { ($0.objectID, $0) },
@@ -75,12 +79,12 @@ extension SQLiteStoreBackend {
             return .conflicts(conflicted.map { StoreConflict(objectID: $0, current: current[$0]) })
         }
         var inserters: [ObjectIdentifier: SQLiteRowInserter] = [:]
-        for row in save.inserted {
+        for row in request.inserted {
             let entity = ObjectIdentifier(row.objectID.entity)
             if inserters[entity] == nil, let table = schema.table(for: row.objectID.entity) {
                 inserters[entity] = try SQLiteRowInserter(entity: row.objectID.entity, table: table, db, loaded: loaded)
             }
-            try inserters[entity]?.insert(row)
+            try inserters[entity]?.insert(row, permanentIDs: mapping)
         }
         for change in save.joinChanges {
             try writeLink(change, db, loaded: loaded)
