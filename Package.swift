@@ -34,6 +34,8 @@ let package = Package(
             name: "OpenCoreData",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The SQLite C API, for binding new rows' values without building arguments.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift

@@ -24,7 +24,7 @@ func measure() throws -> [Figure] {
     AnyFetchedResultsController.cacheDirectory = temporary.appendingPathComponent("caches")
     var figures: [Figure] = []
     let bulkRuns = max(3, options.runs / 4)
-    for rows in options.rowCounts.sorted() {
+    for rows in options.rowCounts.sorted() where !options.scenarios.isDisjoint(with: [1, 2, 3, 4, 5]) {
         let dataSet = DataSet(rows: rows, directory: dataDirectory)
         try dataSet.build()
         if !options.scenarios.isDisjoint(with: [1, 2, 5]) {
@@ -53,7 +53,8 @@ func measure() throws -> [Figure] {
     if options.scenarios.contains(6) {
         let insertCount = min(100_000, options.rowCounts.max() ?? 100_000)
         progress("inserting \(insertCount) objects")
-        figures.append(try InsertScenario(directory: insertDirectory, count: insertCount, runs: 3).run())
+        // Alone (for profiling), it runs --runs times.
+        figures.append(try InsertScenario(directory: insertDirectory, count: insertCount, runs: options.scenarios == [6] ? options.runs : 3).run())
     }
     return figures
 }

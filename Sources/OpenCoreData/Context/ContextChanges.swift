@@ -86,13 +86,21 @@ struct ContextEvent {
         }
         return ContextChanges(
             kind: kind,
-            inserted: insertedIDs.union(inserted.map(\.objectID)),
-            updated: updatedIDs.union(updated.map(\.objectID)),
-            deleted: deletedIDs.union(deleted.map(\.objectID)),
-            refreshed: Set(refreshed.map(\.objectID)),
-            invalidated: Set(invalidated.map(\.objectID)),
+            inserted: Self.ids(of: inserted, adding: insertedIDs),
+            updated: Self.ids(of: updated, adding: updatedIDs),
+            deleted: Self.ids(of: deleted, adding: deletedIDs),
+            refreshed: Self.ids(of: refreshed, adding: []),
+            invalidated: Self.ids(of: invalidated, adding: []),
             invalidatedAll: invalidatedAll,
             changedKeys: keys)
+    }
+
+    /// The objects' IDs and `ids`, in a set sized once for all of them.
+    private static func ids(of objects: Set<ManagedObject>, adding ids: Set<ManagedObjectID>) -> Set<ManagedObjectID> {
+        var result = ids
+        result.reserveCapacity(ids.count + objects.count)
+        for object in objects { result.insert(object.objectID) }
+        return result
     }
 }
 

@@ -168,8 +168,8 @@ extension ManagedObjectContext {
     private func adoptInsertedObject(_ snapshot: RowSnapshot) -> ManagedObject {
         let entity = snapshot.objectID.entity
         let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
-        object.objectID = snapshot.objectID
-        object.managedObjectContext = self
+        object.identity = snapshot.objectID
+        object.owningContext = self
         object.applyDefaults()
         object.state.isInserted = true
         register(object)

@@ -54,9 +54,9 @@ public let InvalidatedAllObjectsKey = ManagedObjectContext.NotificationKey.inval
 // MARK: - Posting
 
 extension ManagedObjectContext {
-    func postNotification(for event: ContextEvent, savedChanges: SavedChanges? = nil) {
+    func postNotification(for event: ContextEvent, changes: ContextChanges) {
         typealias Key = NotificationKey
-        var info: [AnyHashable: Any] = [Key.changes.rawValue: event.changes]
+        var info: [AnyHashable: Any] = [Key.changes.rawValue: changes]
         func put(_ objects: Set<ManagedObject>, _ key: Key) {
             if !objects.isEmpty { info[key.rawValue] = objects }
         }
@@ -80,10 +80,9 @@ extension ManagedObjectContext {
             put(event.inserted, .insertedObjects)
             put(event.updated, .updatedObjects)
             put(event.deleted, .deletedObjects)
-            if let savedChanges { info[Key.savedChanges.rawValue] = savedChanges }
+            if let savedChanges = event.savedChanges { info[Key.savedChanges.rawValue] = savedChanges }
         case .didMerge:
             name = Self.didMergeChangesObjectIDsNotification
-            let changes = event.changes
             put(changes.inserted, .insertedObjectIDs)
             put(changes.updated, .updatedObjectIDs)
             put(changes.deleted, .deletedObjectIDs)
@@ -91,7 +90,6 @@ extension ManagedObjectContext {
         }
         NotificationCenter.default.post(name: name, object: self, userInfo: info)
         if event.kind == .didSave {
-            let changes = event.changes
             var idInfo: [AnyHashable: Any] = [:]
             if !changes.inserted.isEmpty { idInfo[Key.insertedObjectIDs.rawValue] = changes.inserted }
             if !changes.updated.isEmpty { idInfo[Key.updatedObjectIDs.rawValue] = changes.updated }

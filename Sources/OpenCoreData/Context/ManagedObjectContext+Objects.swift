@@ -10,7 +10,7 @@ extension ManagedObjectContext {
         assertOnQueue()
         if object.managedObjectContext === self { return }
         precondition(object.managedObjectContext == nil, "\(object.objectID) already belongs to another context; insert a new object instead.")
-        object.managedObjectContext = self
+        object.owningContext = self
         object.materialize()
         object.state.isInserted = true
         object.state.isDeleted = false
@@ -102,9 +102,10 @@ extension ManagedObjectContext {
     /// which hold the objects they pushed here under the same temporary IDs.
     func applyIDMapping(_ mapping: [ManagedObjectID: ManagedObjectID]) {
         guard !mapping.isEmpty else { return }
-        for (old, new) in mapping {
-            guard let object = registeredObject(for: old) else { continue }
-            reregister(object, as: new)
+        // Grown once, not step by step, when a save gives 100,000 objects their keys.
+        registry.reserveCapacity(registry.count + mapping.count)
+        idAliases.reserveCapacity(idAliases.count + mapping.count)
+        for (old, new) in mapping where moveRegistration(from: old, to: new) {
             idAliases[old] = new
         }
         var event = ContextEvent(kind: .objectsDidChange)

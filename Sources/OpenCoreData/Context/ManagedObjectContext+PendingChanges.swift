@@ -47,13 +47,21 @@ extension ManagedObjectContext {
         event.updated = pending.updated.subtracting(pending.deleted).subtracting(pending.inserted)
         event.causedByMerge = pendingChangesComeFromMerge
         pendingChangesComeFromMerge = false
-        for object in pending.updated.union(pending.inserted).union(pending.deleted) {
-            if !object.eventValues.isEmpty {
+        // Each set on its own, without building their union; an object in two of them has no
+        // event values left the second time. Inserted objects get no changed slots: nothing reads
+        // the changed keys of an insertion, and a save inserts 100,000 of them.
+        event.oldValues.reserveCapacity(pending.updated.count + pending.inserted.count + pending.deleted.count)
+        for objects in [pending.updated, pending.deleted] {
+            for object in objects where !object.eventValues.isEmpty {
                 let id = ObjectIdentifier(object)
                 event.changedSlots[id] = Set(object.eventValues.keys)
                 event.oldValues[id] = object.eventValues
                 object.eventValues = [:]
             }
+        }
+        for object in pending.inserted where !object.eventValues.isEmpty {
+            event.oldValues[ObjectIdentifier(object)] = object.eventValues
+            object.eventValues = [:]
         }
         pending = PendingEvent()
         return event
@@ -92,8 +100,10 @@ extension ManagedObjectContext {
         deliveringEvent = event
         defer { deliveringEvent = nil }
         for observer in observers.values { observer(event) }
-        postNotification(for: event, savedChanges: event.savedChanges)
-        yield(event.changes)
+        // Built once: for 100,000 inserted objects, each ID set costs as much as writing a row.
+        let changes = event.changes
+        postNotification(for: event, changes: changes)
+        yield(changes)
     }
 
     /// Hands an event to observers only: for bookkeeping events with no Core Data notification.

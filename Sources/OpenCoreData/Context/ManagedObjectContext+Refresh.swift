@@ -45,9 +45,9 @@ extension ManagedObjectContext {
     /// the inserted objects are deleted, the deleted ones inserted, and the changed ones updated.
     public func rollback() {
         assertOnQueue()
-        let inserted = insertedSet
-        let deleted = deletedSet
-        let changed = changedSet
+        let inserted = insertedSet.members
+        let deleted = deletedSet.members
+        let changed = changedSet.members
         for object in inserted {
             object.state.isInserted = false
             object.state.isDeleted = true
@@ -68,9 +68,9 @@ extension ManagedObjectContext {
             if !object.isDeleted, !inserted.contains(object) { pending.updated.insert(object) }
         }
         pending.deletionsToPropagate = []
-        insertedSet = []
-        deletedSet = []
-        changedSet = []
+        insertedSet.removeAll()
+        deletedSet.removeAll()
+        changedSet.removeAll()
         scheduleProcessingPendingChanges()
     }
 
@@ -80,13 +80,13 @@ extension ManagedObjectContext {
     public func reset() {
         assertOnQueue()
         for object in registry.values.compactMap(\.object) {
-            object.managedObjectContext = nil
+            object.owningContext = nil
         }
         registry = [:]
         retainedObjects = []
-        insertedSet = []
-        deletedSet = []
-        changedSet = []
+        insertedSet.removeAll()
+        deletedSet.removeAll()
+        changedSet.removeAll()
         pending = PendingEvent()
         idAliases = [:]
         var event = ContextEvent(kind: .objectsDidChange)

@@ -72,13 +72,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     // MARK: Registry and change tracking (touched only on the context's queue)
 
-    var registry: [ManagedObjectID: WeakObject] = [:]
+    var registry: [ManagedObjectID: RegisteredObject] = [:]
     private var registryCountAtLastSweep = 0
     var retainedObjects: Set<ManagedObject> = []
-    /// Objects inserted, deleted, or changed since the last save (strongly held).
-    var insertedSet: Set<ManagedObject> = []
-    var deletedSet: Set<ManagedObject> = []
-    var changedSet: Set<ManagedObject> = []
+    /// Objects inserted, deleted, or changed since the last save (strongly held), in the order
+    /// they joined.
+    var insertedSet = OrderedObjectSet()
+    var deletedSet = OrderedObjectSet()
+    var changedSet = OrderedObjectSet()
     /// The current event, reported by the next processPendingChanges.
     var pending = PendingEvent()
     var isProcessingPendingChanges = false
@@ -199,10 +200,6 @@ enum ParentStore {
     case context(ManagedObjectContext)
 }
 
-struct WeakObject {
-    weak var object: ManagedObject?
-}
-
 struct WeakContext {
     weak var context: ManagedObjectContext?
 }
@@ -216,31 +213,51 @@ extension ManagedObjectContext {
     }
 
     func register(_ object: ManagedObject) {
-        registry[object.objectID] = WeakObject(object: object)
+        registry[object.objectID] = RegisteredObject(object)
         if retainsRegisteredObjects { retainedObjects.insert(object) }
         sweepRegistryIfGrown()
     }
 
     func unregister(_ object: ManagedObject) {
-        if registry[object.objectID]?.object === object {
-            registry[object.objectID] = nil
+        if let entry = registry.removeValue(forKey: object.objectID), entry.object !== object {
+            registry[object.objectID] = entry
         }
-        retainedObjects.remove(object)
+        if !retainedObjects.isEmpty { retainedObjects.remove(object) }
     }
 
-    /// Gives a registered object a new ID (temporary → permanent).
-    func reregister(_ object: ManagedObject, as newID: ManagedObjectID) {
-        unregister(object)
-        object.objectID = newID
-        register(object)
+    /// Gives the object registered under `old` a new ID (temporary → permanent), in one lookup
+    /// of each ID, as a save does for every object it inserted. Returns false if no object
+    /// lives under `old`.
+    func moveRegistration(from old: ManagedObjectID, to new: ManagedObjectID) -> Bool {
+        guard let index = registry.index(forKey: old), let object = registry.values[index].object else { return false }
+        // The old entry is emptied rather than removed: removing keys one by one from a large
+        // dictionary shifts its neighbours each time, and empty entries go at the next sweep.
+        let entry = registry.values[index]
+        registry.values[index] = RegisteredObject()
+        object.identity = new
+        registry[new] = entry
+        return true
+    }
+
+    /// Makes the entry of an object the context stopped holding (a saved insertion) weak.
+    func releaseRegistration(of object: ManagedObject) {
+        guard let index = registry.index(forKey: object.objectID), registry.values[index].holdsTooLong else { return }
+        registry.values[index] = RegisteredObject(object)
     }
 
     /// Drops entries of objects that no longer exist, when the registry has doubled since the
     /// last sweep, so that the sweeps cost O(1) per registration.
     private func sweepRegistryIfGrown() {
         guard registry.count > 1024, registry.count > 2 * registryCountAtLastSweep else { return }
-        registry = registry.filter { $0.value.object != nil }
-        idAliases = idAliases.filter { registry[$0.value] != nil }
+        // Scanned first and rebuilt only if something is gone (or held after the context let it
+        // go): while a context inserts many objects, all of them are alive, and rebuilding cost
+        // more than registering them.
+        if registry.values.contains(where: { $0.object == nil || $0.holdsTooLong }) {
+            registry = registry.compactMapValues { $0.object.map(RegisteredObject.init) }
+        }
+        if idAliases.values.contains(where: { registry[$0] == nil }) {
+            idAliases = idAliases.filter { registry[$0.value] != nil }
+        }
         registryCountAtLastSweep = registry.count
     }
 
@@ -253,7 +270,7 @@ extension ManagedObjectContext {
     /// Objects inserted and not saved yet.
     public var insertedObjects: Set<ManagedObject> {
         assertOnQueue()
-        return insertedSet
+        return insertedSet.members
     }
 
     /// Objects with unsaved changes that are neither inserted nor deleted.
@@ -265,7 +282,7 @@ extension ManagedObjectContext {
     /// Objects deleted and not saved yet.
     public var deletedObjects: Set<ManagedObject> {
         assertOnQueue()
-        return deletedSet
+        return deletedSet.members
     }
 
     /// Whether the context has unsaved inserts, deletes or changes.

@@ -11,8 +11,16 @@ import Foundation
 public final class AttributeDescription: PropertyDescription, @unchecked Sendable {
     /// The type of the attribute's values.
     public var attributeType: AttributeType {
-        willSet { checkMutable() }
+        get { type }
+        set {
+            checkMutable()
+            type = newValue
+        }
     }
+
+    /// Stored apart from ``attributeType``, which every property write reads (see
+    /// ``PropertyDescription/isOptional``).
+    var type: AttributeType
 
     /// The value a newly inserted object gets, or nil. It must fit ``attributeType``
     /// (`1908` for an integer 16 attribute, `false` for a boolean).
@@ -44,7 +52,7 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
         defaultValue: Any? = nil,
         isIndexed: Bool = false
     ) {
-        self.attributeType = type
+        self.type = type
         self.defaultValue = defaultValue
         self.isIndexed = isIndexed
         super.init(name: name)

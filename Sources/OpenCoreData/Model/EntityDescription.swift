@@ -63,6 +63,10 @@ public final class EntityDescription: @unchecked Sendable, Hashable, CustomStrin
     /// per entry, at ``PropertyDescription/slot``.
     var slots: [PropertyDescription] = []
     var slotByName: [String: Int] = [:]
+    /// Slots of `@Managed` properties by their storage key path's identity, filled on first use:
+    /// one lookup per property access instead of two, one of them by name. See
+    /// `ManagedObject.managedProperty(for:)`.
+    let slotByStorageKeyPath = Locked<[ObjectIdentifier: Int]>([:])
     /// The top of the inheritance chain; stores keep a hierarchy in one table.
     unowned(unsafe) var rootEntity: EntityDescription! = nil
     /// This entity and every entity below it, this one first.

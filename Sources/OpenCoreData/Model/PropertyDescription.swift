@@ -11,14 +11,28 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
 
     /// Whether the property may be nil. Core Data's default is `true`. A required property that is
     /// nil when its object is saved fails validation.
-    public var isOptional: Bool = true {
-        willSet { checkMutable() }
+    public var isOptional: Bool {
+        get { optional }
+        set {
+            checkMutable()
+            optional = newValue
+        }
     }
 
     /// Whether the property lives only in memory: it is tracked for changes but never saved.
-    public var isTransient: Bool = false {
-        willSet { checkMutable() }
+    public var isTransient: Bool {
+        get { transient }
+        set {
+            checkMutable()
+            transient = newValue
+        }
     }
+
+    // Stored apart from the public properties above, which a save reads for every property of
+    // every object: reads of a public stored property of a class each pay a run-time
+    // exclusivity check, reads of an internal one the module never modifies in place do not.
+    var optional = true
+    var transient = false
 
     /// The entity that declares the property. Set when the property is added to an entity.
     public internal(set) weak var entity: EntityDescription?
@@ -42,5 +56,5 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Persistent properties are stored; transient ones are not.
-    var isPersistent: Bool { !isTransient }
+    var isPersistent: Bool { !transient }
 }

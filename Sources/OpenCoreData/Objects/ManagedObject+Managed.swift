@@ -15,7 +15,7 @@ extension ManagedObject {
 
     func setManagedValue<Value: ManagedPropertyValue>(_ value: Value, storage: AnyKeyPath) {
         let property = managedProperty(for: storage)
-        forgetRefusedAssignments(to: property.name)
+        if !refusedAssignments.isEmpty { forgetRefusedAssignments(to: property.name) }
         switch property {
         case let attribute as AttributeDescription:
             guard let stored = PropertyValue.coerce(value._toManaged, to: attribute.attributeType) else {
@@ -31,10 +31,14 @@ extension ManagedObject {
     }
 
     private func managedProperty(for storage: AnyKeyPath) -> PropertyDescription {
+        // The identity of a key path is stable: ManagedPropertyNames keeps each one alive.
+        let id = ObjectIdentifier(storage)
+        if let slot = entity.slotByStorageKeyPath.withLock({ $0[id] }) { return entity.slots[slot] }
         let name = ManagedPropertyNames.name(for: storage)
         guard let property = entity.property(named: name) else {
             preconditionFailure("\(type(of: self)).\(name) is declared @Managed but entity \(entity.entityName) has no property '\(name)'; build the model with ManagedObjectModel(managedObjectClasses:).")
         }
+        entity.slotByStorageKeyPath.withLock { $0[id] = property.slot }
         return property
     }
 }

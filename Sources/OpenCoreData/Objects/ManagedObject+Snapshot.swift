@@ -2,9 +2,10 @@ extension ManagedObject {
     /// The object's current values, to-ones as IDs; transient and to-many slots are `.null`.
     func currentSnapshot() -> RowSnapshot {
         materialize()
-        let values = slots.indices.map { index -> PropertyValue in
-            guard entity.slots[index].isPersistent else { return .null }
-            return storedValue(of: slots[index])
+        // Both arrays read once: each read of a class's stored property is an exclusivity check.
+        let properties = entity.slots
+        let values = zip(properties, slots).map { property, slot -> PropertyValue in
+            property.isPersistent ? storedValue(of: slot) : .null
         }
         return RowSnapshot(objectID: objectID, values: values, version: version)
     }
@@ -33,8 +34,8 @@ extension ManagedObject {
 
     /// The changes of each to-many relationship since the last save, as IDs.
     func toManyChanges() -> [ToManyChange] {
-        slots.indices.compactMap { index in
-            guard case .toMany(let relationship) = slots[index], relationship.hasChanges else { return nil }
+        slots.enumerated().compactMap { index, slot in
+            guard case .toMany(let relationship) = slot, relationship.hasChanges else { return nil }
             return ToManyChange(objectID: objectID, slot: index,
                                 added: relationship.added.map(\.objectID),
                                 removed: relationship.removed.map(\.objectID))

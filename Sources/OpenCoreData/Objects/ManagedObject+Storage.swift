@@ -93,6 +93,9 @@ extension ManagedObject {
             savedValues[slot] = slots[slot]
         }
         if eventValues[slot] == nil {
+            // Sized once for the slots an event usually changes, instead of growing (and
+            // reallocating) as a new object's properties are set one by one.
+            if eventValues.isEmpty { eventValues = Dictionary(minimumCapacity: min(slots.count, 8)) }
             eventValues[slot] = slots[slot].detachedCopy
         }
         context.objectDidChange(self)

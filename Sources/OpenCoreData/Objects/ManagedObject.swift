@@ -29,11 +29,16 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public let entity: EntityDescription
 
     /// The object's identity: temporary while inserted and unsaved, permanent afterwards.
-    public internal(set) var objectID: ManagedObjectID
+    public var objectID: ManagedObjectID { identity }
 
     /// The context the object belongs to; nil before insertion, after ``ManagedObjectContext/reset()``,
     /// or once its deletion has been saved.
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    public var managedObjectContext: ManagedObjectContext? { owningContext }
+
+    // The two above are stored as internal properties: the library reads them for every object
+    // it touches, and reads of a public class property each pay a run-time exclusivity check.
+    var identity: ManagedObjectID
+    weak var owningContext: ManagedObjectContext?
 
     /// One value per property of the entity, at each property's slot; empty while a fault.
     var slots: [Slot] = []
@@ -57,7 +62,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     ///     ``ManagedObjectContext/insert(_:)``.
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         self.entity = entity
-        self.objectID = .makeTemporary(for: entity)
+        self.identity = .makeTemporary(for: entity)
         guard !entity.isPlaceholder else { return }
         entity.managedObjectModel?.requireCompiled()
         precondition(entity.isCompiled, "Entity \(entity.entityName) does not belong to a model; add it to a ManagedObjectModel first.")
@@ -81,8 +86,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Creates the object that stands for a row until its values are needed.
     static func makeFault(entity: EntityDescription, id: ManagedObjectID, context: ManagedObjectContext) -> ManagedObject {
         let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
-        object.objectID = id
-        object.managedObjectContext = context
+        object.identity = id
+        object.owningContext = context
         object.state.needsDefaults = false
         object.state.isFault = true
         return object
@@ -98,7 +103,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     open class var fetchIndexes: [FetchIndexDescription] { [] }
 
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    /// Identity, as Core Data's objects, which must not override it. Final, so that sets of
+    /// objects hash them without a dynamic call.
+    public final func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     // MARK: Lifecycle hooks
 

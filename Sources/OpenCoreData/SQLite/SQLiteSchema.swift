@@ -94,6 +94,15 @@ struct SQLiteSchema: @unchecked Sendable {
         return "\(declaring.entityName)_\(property.name)"
     }
 
+    /// The columns storing a property: one for an attribute, two (key and entity code) for a
+    /// to-one, none for a to-many.
+    func columnNames(of property: PropertyDescription) -> [String] {
+        let name = columnName(of: property)
+        if property is AttributeDescription { return [name] }
+        guard let relationship = property as? RelationshipDescription, !relationship.isToMany else { return [] }
+        return [name, "_\(name)_entity"]
+    }
+
     private func makeTable(root: EntityDescription) throws(ModelError) -> Table {
         var table = Table(name: root.entityName, root: root)
         var used: Set<String> = ["_pk", "_entity", "_version"]

@@ -53,7 +53,11 @@ extension SQLiteStoreBackend {
                 mapping[id] = ManagedObjectID(entity: id.entity, storeIdentifier: loaded.identifier, primaryKey: key)
             }
         }
-        let save = request.replacingIDs(mapping)
+        // New rows take their permanent IDs as they are bound (see SQLiteRowInserter), rather
+        // than in a copy of every row.
+        var withoutInserts = request
+        withoutInserts.inserted = []
+        let save = withoutInserts.replacingIDs(mapping)
         // Read before anything is written; a conflict rolls the transaction back and drops them.
         let overwritten = save.updated.map(\.snapshot.objectID) + save.deleted.map(\.objectID)
         let preImages = Dictionary(try snapshots(for: overwritten, db, loaded: loaded).map { ($0.objectID, $0) },
@@ -75,9 +79,13 @@ extension SQLiteStoreBackend {
                                      uniquingKeysWith: { first, _ in first })
             return .conflicts(conflicted.map { StoreConflict(objectID: $0, current: current[$0]) })
         }
-        var insertStatements: [ObjectIdentifier: String] = [:]
-        for row in save.inserted {
-            try insert(row, db, loaded: loaded, statements: &insertStatements)
+        var inserters: [ObjectIdentifier: SQLiteRowInserter] = [:]
+        for row in request.inserted {
+            let entity = ObjectIdentifier(row.objectID.entity)
+            if inserters[entity] == nil, let table = schema.table(for: row.objectID.entity) {
+                inserters[entity] = try SQLiteRowInserter(entity: row.objectID.entity, table: table, db, loaded: loaded)
+            }
+            try inserters[entity]?.insert(row, permanentIDs: mapping)
         }
         for change in save.joinChanges {
             try writeLink(change, db, loaded: loaded)
@@ -120,37 +128,10 @@ extension SQLiteStoreBackend {
         return db.changesCount > 0
     }
 
-    /// Inserts one row; `statements` keeps each entity's INSERT text for the rest of the save.
-    private func insert(_ row: RowSnapshot, _ db: Database, loaded: Loaded, statements: inout [ObjectIdentifier: String]) throws {
-        let entity = row.objectID.entity
-        guard let table = loaded.schema.table(for: entity) else { return }
-        var names = ["_pk", "_entity", "_version"]
-        var values: [DatabaseValue] = [row.objectID.key.databaseValue, loaded.code(of: entity).databaseValue, 1.databaseValue]
-        for property in entity.slots where property.isPersistent {
-            let (columnNames, columnValues) = columns(for: property, value: row.value(at: property.slot), loaded: loaded)
-            names += columnNames
-            values += columnValues
-        }
-        let sql = statements[ObjectIdentifier(entity)] ?? {
-            let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-            let sql = "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) VALUES (\(placeholders))"
-            statements[ObjectIdentifier(entity)] = sql
-            return sql
-        }()
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
-    }
-
-    /// The columns and values storing one property: one for an attribute, two (key and entity
-    /// code) for a to-one, none for a to-many.
+    /// The columns and values storing one property (see ``SQLiteSchema/columnNames(of:)``).
     private func columns(for property: PropertyDescription, value: PropertyValue, loaded: Loaded) -> ([String], [DatabaseValue]) {
-        let schema = loaded.schema
-        let name = schema.columnName(of: property)
-        if property is AttributeDescription {
-            return ([name], [SQLiteValueCoding.databaseValue(value)])
-        }
-        guard let relationship = property as? RelationshipDescription, !relationship.isToMany else { return ([], []) }
-        let code = value.objectID.map { loaded.code(of: $0.entity).databaseValue } ?? .null
-        return ([name, "_\(name)_entity"], [SQLiteValueCoding.databaseValue(value), code])
+        let names = loaded.schema.columnNames(of: property)
+        return (names, names.indices.map { loaded.columnValue($0, of: property, storing: value) })
     }
 
     private func writeLink(_ change: JoinChange, _ db: Database, loaded: Loaded) throws {
@@ -180,5 +161,15 @@ extension SQLiteStoreBackend {
                 }
             }
         }
+    }
+}
+
+extension SQLiteStoreBackend.Loaded {
+    /// What the `column`th column storing `property` (see ``SQLiteSchema/columnNames(of:)``)
+    /// holds for `value`: the value itself, or, in a to-one's second column, the destination's
+    /// entity code.
+    func columnValue(_ column: Int, of property: PropertyDescription, storing value: PropertyValue) -> DatabaseValue {
+        guard column == 1 else { return SQLiteValueCoding.databaseValue(value) }
+        return value.objectID.map { code(of: $0.entity).databaseValue } ?? .null
     }
 }

@@ -81,9 +81,9 @@ extension RowSnapshot {
     func replacingIDs(_ mapping: [ManagedObjectID: ManagedObjectID]) -> RowSnapshot {
         var copy = self
         copy.objectID = mapping[objectID] ?? objectID
-        copy.values = values.map { value in
-            if case .object(let id) = value, let permanent = mapping[id] { return .object(permanent) }
-            return value
+        // Most rows point to no new object: they keep their values array instead of copying it.
+        for (index, value) in values.enumerated() {
+            if case .object(let id) = value, let permanent = mapping[id] { copy.values[index] = .object(permanent) }
         }
         return copy
     }
