@@ -69,7 +69,7 @@ public enum WorldCupRoutes {
         // that slipped past escaping still could not load or run anything.
         Response(status: .ok, headers: [
             .contentType: contentType,
-            .contentSecurityPolicy: "default-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'",
+            .contentSecurityPolicy: "default-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'",
             .xContentTypeOptions: "nosniff",
         ], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }

@@ -32,7 +32,8 @@ struct WorldCupCommand {
         }
         let host = options.host
         let app = try WorldCupServer.application(scoreboard: scoreboard, host: host, port: options.port) { port in
-            print("World Cup scoreboard on http://\(host):\(port)/ (store: \(options.storeURL.path)); Ctrl-C stops it")
+            // Unbuffered, so that a script waiting for this line sees it at once.
+            FileHandle.standardOutput.write(Data("World Cup scoreboard on http://\(host):\(port)/ (store: \(options.storeURL.path)); Ctrl-C stops it\n".utf8))
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             if options.simulate {
