@@ -56,7 +56,7 @@ let package = Package(
         // example: the README's first command, `swift run worldcup`: the World Cup server.
         .executableTarget(
             name: "WorldCupServer",
-            dependencies: ["WorldCupApp"],
+            dependencies: ["WorldCupApp", "OpenCoreData"],
             path: "Examples/WorldCup/Server",
             swiftSettings: strictSwift
         ),

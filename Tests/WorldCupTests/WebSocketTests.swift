@@ -42,6 +42,8 @@ import WorldCupApp
                     (.text(#"{"type": "win", "team": "p999"}"#), #"no team has the ID "p999""#),
                     (.text(#"{"type": "add", "name": " ", "zone": "Asia"}"#), "the team's name is empty"),
                     (.binary(ByteBuffer(string: "{}")), "send JSON messages as text frames"),
+                    (.text(#"{"type": "add", "name": "\#(String(repeating: "x", count: 5000))", "zone": "Asia"}"#),
+                     "the message has 5043 bytes; at most 4096 are read"),
                 ]
                 for (frame, reason) in refusals {
                     try await outbound.write(frame)

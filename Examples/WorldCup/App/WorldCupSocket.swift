@@ -7,8 +7,10 @@ import Foundation
 public enum WorldCupSocket {
     /// The path pages connect to.
     public static let path = "/live"
-    /// The largest message read from a page, in bytes; a larger one closes the connection.
+    /// The largest message carried out, in bytes; a larger one gets an error frame.
     public static let maxMessageSize = 4096
+    /// The largest message read at all; a larger one closes the connection (code 1009).
+    static let maxReadSize = 64 * 1024
 
     /// A router that upgrades `GET /live` and serves pages from `scoreboard`.
     public static func router(for scoreboard: Scoreboard) -> Router<BasicWebSocketRequestContext> {
@@ -23,7 +25,7 @@ public enum WorldCupSocket {
                     // The feed ended without the page leaving: the server is stopping.
                     if !Task.isCancelled { try await outbound.close(.goingAway, reason: "the server is stopping") }
                 }
-                for try await message in inbound.messages(maxSize: maxMessageSize) {
+                for try await message in inbound.messages(maxSize: maxReadSize) {
                     await handle(message, from: subscription, scoreboard: scoreboard)
                 }
                 group.cancelAll()
@@ -36,6 +38,10 @@ public enum WorldCupSocket {
     static func handle(_ message: WebSocketMessage, from subscription: ScoreboardSubscription, scoreboard: Scoreboard) async {
         guard case .text(let text) = message else {
             subscription.reply(.error(reason: "send JSON messages as text frames"))
+            return
+        }
+        guard text.utf8.count <= maxMessageSize else {
+            subscription.reply(.error(reason: "the message has \(text.utf8.count) bytes; at most \(maxMessageSize) are read"))
             return
         }
         do {

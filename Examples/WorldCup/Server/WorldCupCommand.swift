@@ -1,5 +1,6 @@
 // `swift run worldcup`: the World Cup scoreboard as a live web page (see WorldCupOptions.usage).
 import Foundation
+import OpenCoreData
 import WorldCupApp
 
 @main
@@ -15,6 +16,10 @@ struct WorldCupCommand {
         } catch let error as WorldCupOptions.UsageError {
             FileHandle.standardError.write(Data("worldcup: \(error)\n\n\(WorldCupOptions.usage)\n".utf8))
             exit(2)
+        } catch PersistentStoreError.incompatibleModel {
+            // A store made by an earlier version of the example.
+            FileHandle.standardError.write(Data("worldcup: the store was made by another model; run with --reset to start over\n".utf8))
+            exit(1)
         } catch {
             FileHandle.standardError.write(Data("worldcup: \(error)\n".utf8))
             exit(1)

@@ -86,7 +86,8 @@ def start_browser(width, height):
     return driver
 
 
-def wait(description, condition, timeout=15):
+# Long: the Swift test suite runs at once on two cores, and the browser waits its turn.
+def wait(description, condition, timeout=120):
     deadline = time.time() + timeout
     while time.time() < deadline:
         value = condition()
@@ -116,7 +117,7 @@ class Session:
         self.checkpoints = []
 
     def fresh(self):
-        with urllib.request.urlopen(self.arguments.url + "/_test/fresh", timeout=10) as response:
+        with urllib.request.urlopen(self.arguments.url + "/_test/fresh", timeout=120) as response:
             return json.load(response)
 
     def open_page(self, driver):
@@ -186,7 +187,7 @@ class Session:
 
             # Every kind of change, in quick succession, while both pages watch.
             request = urllib.request.Request(f"{arguments.url}/_test/random-writes?count={arguments.random_writes}", method="POST")
-            with urllib.request.urlopen(request, timeout=60) as response:
+            with urllib.request.urlopen(request, timeout=300) as response:
                 response.read()
             self.checkpoint(f"{arguments.random_writes} random writes")
 

@@ -22,7 +22,7 @@ enum BrowserScript {
     }
 
     /// Runs the script with `arguments`; throws with its output when it fails or runs over `timeout`.
-    static func run(_ arguments: [String], timeout: Duration = .seconds(180)) async throws -> Data {
+    static func run(_ arguments: [String], timeout: Duration = .seconds(600)) async throws -> Data {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("WorldCupBrowser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -22,8 +22,9 @@ actor MessageFeed {
 
     private func append(_ message: ServerMessage) { received.append(message) }
 
-    /// The next message, waiting up to `seconds` for it.
-    func next(within seconds: Double = 10) async throws -> ServerMessage {
+    /// The next message, waiting up to `seconds` for it: long, as the whole suite runs at once on
+    /// two cores and a message can wait a while for a thread.
+    func next(within seconds: Double = 120) async throws -> ServerMessage {
         let deadline = Date().addingTimeInterval(seconds)
         while received.isEmpty {
             guard Date() < deadline else { throw Timeout(seconds: seconds) }
