@@ -20,6 +20,10 @@ let package = Package(
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .executable(name: "ocd-bench", targets: ["OCDBench"]),
         .executable(name: "worldcup", targets: ["WorldCupServer"]),
+        .executable(name: "done", targets: ["DoneCLI"]),
+        .executable(name: "carvalet", targets: ["CarValetCLI"]),
+        .executable(name: "failedbanks", targets: ["FailedBanksCLI"]),
+        .executable(name: "recipes", targets: ["RecipesCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -60,6 +64,75 @@ let package = Package(
             path: "Examples/WorldCup/Server",
             swiftSettings: strictSwift
         ),
+        // example: what the four sample tools share: opening the store (`--store PATH`, an SQL
+        // trace with `--sql`), the command line and its exit statuses (64 for a bad command line,
+        // 1 for a command that cannot be done), a stand-in for a table view, and a one-section
+        // list screen over a fetched results controller, saving with rollback.
+        .target(
+            name: "ExampleSupport",
+            dependencies: [
+                "OpenCoreData",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/Support",
+            swiftSettings: strictSwift
+        ),
+        // example: Done (seed 001), the to-do list: its model, list and commands, tested in-process.
+        .target(
+            name: "DoneApp",
+            dependencies: ["OpenCoreData", "ExampleSupport"],
+            path: "Examples/Done/App",
+            swiftSettings: strictSwift
+        ),
+        // example: the Done tool (`swift run done add "milk"`, `list`, `done 1`, `delete 1`).
+        .executableTarget(
+            name: "DoneCLI",
+            dependencies: ["DoneApp"],
+            path: "Examples/Done/CLI",
+            swiftSettings: strictSwift
+        ),
+        // example: CarValet (seed 002), the cars table: its model, table and commands, tested in-process.
+        .target(
+            name: "CarValetApp",
+            dependencies: ["OpenCoreData", "ExampleSupport"],
+            path: "Examples/CarValet/App",
+            swiftSettings: strictSwift
+        ),
+        // example: the CarValet tool (`swift run carvalet add Ford "Model T" 1927`, `list`, `delete 1`).
+        .executableTarget(
+            name: "CarValetCLI",
+            dependencies: ["CarValetApp"],
+            path: "Examples/CarValet/CLI",
+            swiftSettings: strictSwift
+        ),
+        // example: Failed Banks (seed 003), its model, import, bank list and tool, driven by the tests.
+        .target(
+            name: "FailedBanksApp",
+            dependencies: ["OpenCoreData", "ExampleSupport"],
+            path: "Examples/FailedBanks/App",
+            swiftSettings: strictSwift
+        ),
+        // example: the Failed Banks command line (`swift run failedbanks`).
+        .executableTarget(
+            name: "FailedBanksCLI",
+            dependencies: ["FailedBanksApp"],
+            path: "Examples/FailedBanks/CLI",
+            swiftSettings: strictSwift
+        ),
+        // example: Recipes (seed 000), its model, sample recipes, sectioned list and tool, driven by the tests.
+        .target(
+            name: "RecipesApp",
+            dependencies: ["OpenCoreData", "ExampleSupport"],
+            path: "Examples/Recipes/App",
+            swiftSettings: strictSwift
+        ),
+        // example: the Recipes command line (`swift run recipes`).
+        .executableTarget(
+            name: "RecipesCLI",
+            dependencies: ["RecipesApp"],
+            path: "Examples/Recipes/CLI",
+            swiftSettings: strictSwift
+        ),
         // benchmark: the controller against raw SQLite and refetch-and-diff (`swift run -c release ocd-bench`),
         // and the fuzzer at scale (`--fuzz-batches`).
         .executableTarget(
@@ -95,6 +168,25 @@ let package = Package(
                 "CrashTestWriter",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // test: the seed apps driven as their seeds drive them, their controllers' batches checked
+        // with the batch-update simulator, and their tools run as child processes.
+        .testTarget(
+            name: "SeedAppTests",
+            dependencies: [
+                "OpenCoreData",
+                "FetchedResultsChecking",
+                "ExampleSupport",
+                "DoneApp",
+                "DoneCLI",
+                "CarValetApp",
+                "CarValetCLI",
+                "FailedBanksApp",
+                "FailedBanksCLI",
+                "RecipesApp",
+                "RecipesCLI",
             ],
             swiftSettings: strictSwift
         ),

@@ -13,15 +13,18 @@ struct BenchOptions {
     var dataDirectory: String?
     var fuzzBatches: Int?
     var fuzzSeed: UInt64?
+    /// The scenarios to run, by number; 1, 2 and 5 share their runs and come together.
+    var scenarios: Set<Int> = [1, 2, 3, 4, 5, 6]
 
     /// The timing scenarios run unless only the fuzzer was asked for.
     var measuresTimings: Bool { fuzzBatches == nil || rowsGiven }
 
     static let usage = """
-        usage: ocd-bench [--rows N[,N…]] [--runs N] [--json PATH] [--chart PATH] [--data DIR]
-                         [--fuzz-batches N [--seed S]]
+        usage: ocd-bench [--rows N[,N…]] [--runs N] [--scenarios N[,N…]] [--json PATH] [--chart PATH]
+                         [--data DIR] [--fuzz-batches N [--seed S]]
           --rows          result sizes to measure, e.g. 10k,100k,1M (default 10k,100k,1M)
           --runs          timed runs per scenario (default 20; bulk and refetch scenarios use fewer)
+          --scenarios     which scenarios to run, e.g. 4 or 1,6 (default all; 1, 2 and 5 run together)
           --json          write every figure as JSON
           --chart         write an SVG chart of change delivery against result size
           --data          keep the data sets in DIR and reuse them (default: a temporary directory)
@@ -52,6 +55,13 @@ struct BenchOptions {
                 options.rowsGiven = true
             case "--runs":
                 options.runs = try count(try value(for: flag), flag: flag)
+            case "--scenarios":
+                let text = try value(for: flag)
+                let numbers = text.split(separator: ",").map { Int($0) }
+                guard !numbers.isEmpty, numbers.allSatisfy({ $0.map { (1...6).contains($0) } ?? false }) else {
+                    throw UsageError(description: "--scenarios: '\(text)' is not a list of scenario numbers 1 to 6")
+                }
+                options.scenarios = Set(numbers.compactMap { $0 })
             case "--json":
                 options.jsonPath = try value(for: flag)
             case "--chart":

@@ -27,11 +27,13 @@ func measure() throws -> [Figure] {
     for rows in options.rowCounts.sorted() {
         let dataSet = DataSet(rows: rows, directory: dataDirectory)
         try dataSet.build()
-        progress("\(rows) rows: initial fetch, relaunch, memory")
-        figures += try FetchScenarios(dataSet: dataSet, runs: options.runs).run()
+        if !options.scenarios.isDisjoint(with: [1, 2, 5]) {
+            progress("\(rows) rows: initial fetch, relaunch, memory")
+            figures += try FetchScenarios(dataSet: dataSet, runs: options.runs).run()
+        }
         let changes = ChangeScenarios(dataSet: dataSet, runs: options.runs, bulkRuns: bulkRuns)
         let baseline = RefetchAndDiff(dataSet: dataSet)
-        for (number, changed) in [(3, 1), (4, 1000)] where changed <= rows / 10 {
+        for (number, changed) in [(3, 1), (4, 1000)] where changed <= rows / 10 && options.scenarios.contains(number) {
             progress("\(rows) rows: \(changed) changed object(s), ours")
             let ours = try changes.run(changed: changed)
             // Refetching takes about a second a run at 1M rows, and diffing 1,000 moves longer.
@@ -48,9 +50,11 @@ func measure() throws -> [Figure] {
                                   baseline: ("refetch-and-diff (GRDB ValueObservation)", refetched)))
         }
     }
-    let insertCount = min(100_000, options.rowCounts.max() ?? 100_000)
-    progress("inserting \(insertCount) objects")
-    figures.append(try InsertScenario(directory: insertDirectory, count: insertCount, runs: 3).run())
+    if options.scenarios.contains(6) {
+        let insertCount = min(100_000, options.rowCounts.max() ?? 100_000)
+        progress("inserting \(insertCount) objects")
+        figures.append(try InsertScenario(directory: insertDirectory, count: insertCount, runs: 3).run())
+    }
     return figures
 }
 

@@ -161,6 +161,10 @@ extension PersistentStoreCoordinator {
         try store().backend.fetch(plan)
     }
 
+    func primaryKeys(_ plan: StoreFetch) throws -> [Int64]? {
+        try store().backend.primaryKeys(plan)
+    }
+
     func count(_ plan: StoreFetch) throws -> Int? {
         try store().backend.count(plan)
     }

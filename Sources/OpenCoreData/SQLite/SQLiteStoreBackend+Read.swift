@@ -90,6 +90,16 @@ extension SQLiteStoreBackend {
         }
     }
 
+    func primaryKeys(_ fetch: StoreFetch) throws -> [Int64]? {
+        guard fetch.identifiersOnly, Self.hasSingleEntity(fetch) else { return nil }
+        let loaded = try loaded
+        let select = try selectStatement(for: fetch, loaded: loaded, counting: false)
+        guard select.residual == nil else { return nil }
+        return try reading("fetching \(fetch.entity.entityName)") { db in
+            try Int64.fetchAll(db, sql: select.fragment.sql, arguments: StatementArguments(select.fragment.arguments))
+        }
+    }
+
     func count(_ fetch: StoreFetch) throws -> Int? {
         let loaded = try loaded
         let select = try selectStatement(for: fetch, loaded: loaded, counting: true)

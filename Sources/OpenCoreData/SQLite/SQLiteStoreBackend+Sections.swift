@@ -13,8 +13,11 @@ extension SQLiteStoreBackend {
         let filter = try self.filter(for: fetch, loaded: loaded)
         guard filter.residual == nil, let terms = filter.compiler.orderTerms([key], in: filter.query.root) else { return nil }
         let column = filter.query.column(filter.query.root.alias, attribute)
+        // Under a binary comparison distinct values never sort equal, so the groups need no
+        // tie-break, and the query is a plain scan of an index on the key.
+        let tieBreak = key.comparison == .binary || attribute.attributeType != .stringAttributeType ? "" : ", MIN(t0.\"_pk\")"
         let sql = "SELECT \(column), COUNT(*) FROM \(quoted(filter.table.name)) t0\(filter.query.root.joinSQL)\(filter.whereClause.sql)"
-            + " GROUP BY \(column) ORDER BY \(terms.joined(separator: ", ")), MIN(t0.\"_pk\")"
+            + " GROUP BY \(column) ORDER BY \(terms.joined(separator: ", "))\(tieBreak)"
         return try reading("counting sections of \(fetch.entity.entityName)") { db in
             var result: [SectionCount] = []
             let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(filter.whereClause.arguments))

@@ -16,6 +16,12 @@ package protocol PersistentStoreBackend: AnyObject, Sendable {
     /// The rows a fetch selects, in order.
     func fetch(_ fetch: StoreFetch) throws -> StoreFetchResult
 
+    /// The primary keys of the rows an identifiers-only fetch selects, in order, when every row
+    /// is of the fetched entity (it has no subentities) and the store applies the whole
+    /// predicate; nil otherwise, and the caller fetches IDs. Large controllers start from this:
+    /// it makes no object IDs.
+    func primaryKeys(_ fetch: StoreFetch) throws -> [Int64]?
+
     /// How many rows a fetch selects, or nil if the store cannot apply its predicate (the caller
     /// then fetches and counts).
     func count(_ fetch: StoreFetch) throws -> Int?
@@ -48,4 +54,9 @@ package protocol PersistentStoreBackend: AnyObject, Sendable {
 
     /// Releases files and connections.
     func close()
+}
+
+extension PersistentStoreBackend {
+    /// Stores without a faster way fetch IDs.
+    package func primaryKeys(_ fetch: StoreFetch) throws -> [Int64]? { nil }
 }

@@ -39,19 +39,18 @@ struct InitialFetch {
         var plan = configuration.plan
         plan.identifiersOnly = true
         // One save lock for both queries: no save of this process falls between them.
-        let read = try coordinator.withSaveLock { () throws -> ([SectionCount], StoreFetchResult)? in
+        let read = try coordinator.withSaveLock { () throws -> ([SectionCount], [Int64])? in
             guard let counts = try coordinator.sectionCounts(plan, groupedBy: sortKey) else { return nil }
-            return (counts, try coordinator.fetch(plan))
+            return (counts, try orderedRowKeys(plan, from: coordinator))
         }
-        guard let (counts, result) = read, result.residual == nil,
-              counts.reduce(0, { $0 + $1.count }) == result.ids.count else { return nil }
+        guard let (counts, rowKeys) = read, counts.reduce(0, { $0 + $1.count }) == rowKeys.count else { return nil }
         var sections: [ResultIndex.Section] = []
         var start = 0
         var previous: PropertyValue?
         var seen: Set<String> = []
         for group in counts {
             let name = section.name(of: group.value)
-            let keys = try result.ids[start..<(start + group.count)].map(rowKey(for:))
+            let keys = rowKeys[start..<(start + group.count)]
             start += group.count
             // Groups that sort equal but are named apart may interleave (a case-insensitive
             // order of case-sensitive names): only reading every row can tell.
@@ -65,6 +64,19 @@ struct InitialFetch {
             }
         }
         return ResultIndex(sections: sections)
+    }
+
+    /// The row keys of the fetch, in order; empty when the store leaves conditions to the
+    /// caller (which the count then disowns). A single entity's row key is its primary key, so
+    /// the store's keys serve as they are, with no object IDs made for a million rows.
+    private func orderedRowKeys(_ plan: StoreFetch, from coordinator: PersistentStoreCoordinator) throws -> [Int64] {
+        if coding.entities.count == 1, let keys = try coordinator.primaryKeys(plan) {
+            guard keys.allSatisfy({ $0 >= 0 && $0 <= RowKeyCoding.keyMask }) else { throw Self.keyTooLarge(keys.first { $0 > RowKeyCoding.keyMask }) }
+            return keys
+        }
+        let result = try coordinator.fetch(plan)
+        guard result.residual == nil else { return [] }
+        return try result.ids.map(rowKey(for:))
     }
 
     // MARK: Walking the rows
@@ -128,11 +140,13 @@ struct InitialFetch {
     }
 
     private func rowKey(for id: ManagedObjectID) throws -> Int64 {
-        guard let key = coding.rowKey(for: id) else {
-            throw PersistentStoreError(PersistentStoreError.corruptStore,
-                                       "\(id) cannot be followed by a fetched results controller: its primary key is above 2^48")
-        }
+        guard let key = coding.rowKey(for: id) else { throw Self.keyTooLarge(id.key) }
         return key
+    }
+
+    private static func keyTooLarge(_ key: Int64?) -> PersistentStoreError {
+        PersistentStoreError(PersistentStoreError.corruptStore,
+                             "a row with primary key \(key.map(String.init) ?? "?") cannot be followed by a fetched results controller: its primary key is outside 0..<2^48")
     }
 }
 

@@ -1,0 +1,6 @@
+import CarValetApp
+
+extension CarValet: SeedApp {
+    typealias Failure = CarValetError
+    typealias Store = CarValetStore
+}

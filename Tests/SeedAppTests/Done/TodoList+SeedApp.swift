@@ -1,0 +1,6 @@
+import DoneApp
+
+extension TodoList: SeedApp {
+    typealias Failure = TodoListError
+    typealias Store = DoneStore
+}
