@@ -49,6 +49,7 @@ let package = Package(
             name: "WorldCupApp",
             dependencies: [
                 "OpenCoreData",
+                "ExampleSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -60,7 +61,7 @@ let package = Package(
         // example: the README's first command, `swift run worldcup`: the World Cup server.
         .executableTarget(
             name: "WorldCupServer",
-            dependencies: ["WorldCupApp", "OpenCoreData"],
+            dependencies: ["WorldCupApp", "ExampleSupport"],
             path: "Examples/WorldCup/Server",
             swiftSettings: strictSwift
         ),
@@ -196,6 +197,7 @@ let package = Package(
             name: "WorldCupTests",
             dependencies: [
                 "WorldCupApp",
+                "ExampleSupport",
                 "OpenCoreData",
                 "FetchedResultsChecking",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 import Testing
 import WorldCupApp
@@ -7,14 +8,14 @@ import WorldCupApp
     @Test func theDefaultsServeLoopbackOn8080FromTheUsersDataDirectory() throws {
         let options = try WorldCupOptions(arguments: [])
         #expect(options.host == "127.0.0.1" && options.port == 8080)
-        #expect(options.storeURL.path.hasSuffix("/WorldCup/WorldCup.sqlite"))
+        #expect(options.store.displayPath.hasSuffix("/WorldCup/WorldCup.sqlite"))
         #expect(!options.simulate && !options.reset && !options.check)
     }
 
     @Test func everyOptionIsRead() throws {
         let options = try WorldCupOptions(arguments: ["--port", "9000", "--store", "/tmp/cup.sqlite", "--host", "0.0.0.0",
                                                       "--simulate", "--reset", "--check"])
-        #expect(options.port == 9000 && options.host == "0.0.0.0" && options.storeURL.path == "/tmp/cup.sqlite")
+        #expect(options.port == 9000 && options.host == "0.0.0.0" && options.store == .file(URL(fileURLWithPath: "/tmp/cup.sqlite")))
         #expect(options.simulate && options.reset && options.check)
     }
 
@@ -23,10 +24,9 @@ import WorldCupApp
         (["--port", "http"], "--port needs a number from 0 to 65535, not http"),
         (["--port", "70000"], "--port needs a number from 0 to 65535, not 70000"),
         (["--store", "--simulate"], "--store needs a value"),
-        (["--verbose"], "unknown argument --verbose"),
+        (["--verbose"], "unknown option '--verbose'"),
     ])
     func aWrongCommandLineSaysWhatIsWrong(arguments: [String], message: String) {
-        let error = #expect(throws: WorldCupOptions.UsageError.self) { try WorldCupOptions(arguments: arguments) }
-        #expect(error?.message == message)
+        #expect(throws: ToolError.usage(message)) { try WorldCupOptions(arguments: arguments) }
     }
 }

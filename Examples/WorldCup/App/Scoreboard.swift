@@ -1,4 +1,5 @@
-public import Foundation
+public import ExampleSupport
+import Foundation
 public import OpenCoreData
 
 /// The scoreboard behind the page: a container, its view context, and a fetched results
@@ -10,7 +11,7 @@ public import OpenCoreData
 /// coordinator) reaches every page the same way.
 ///
 /// ```swift
-/// let scoreboard = try await Scoreboard.open(at: storeURL)
+/// let scoreboard = try await Scoreboard.open(.file(storeURL))
 /// let subscription = await scoreboard.subscribe()   // a snapshot, then batches
 /// _ = try await scoreboard.addWin(to: "p3")
 /// ```
@@ -55,18 +56,16 @@ public final class Scoreboard: @unchecked Sendable {
         }
     }
 
-    /// Opens (creating if needed) the SQLite store at `storeURL`, seeds it with `seeds` when it has
-    /// no team, and makes a scoreboard on it.
+    /// Opens (creating if needed) the store at `location`, seeds it with `seeds` when it has no
+    /// team, and makes a scoreboard on it.
     ///
     /// - Parameters:
-    ///   - storeURL: The store file; its directory is created.
+    ///   - location: The store; by default ``WorldCupStore``'s file in the user's data directory.
     ///   - seeds: The teams of a new store; by default the bundled `seed.json`.
-    /// - Throws: What loading the store, reading the seed or saving throws.
-    public static func open(at storeURL: URL, seeds: [TeamSeed]? = nil) async throws -> Scoreboard {
-        let container = try PersistentContainer(name: "WorldCup", managedObjectClasses: [Team.self])
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: storeURL)]
-        try FileManager.default.createDirectory(at: storeURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try container.loadPersistentStores()
+    /// - Throws: `ToolError` naming the store when it cannot be opened; what reading the seed
+    ///   or saving throws.
+    public static func open(_ location: StoreLocation = WorldCupStore.defaultLocation, seeds: [TeamSeed]? = nil) async throws -> Scoreboard {
+        let container = try WorldCupStore.open(location)
         let seeds = try seeds ?? TeamSeed.bundled()
         let context = container.newBackgroundContext()
         _ = try await context.perform { try TeamSeed.insert(seeds, into: context) }

@@ -1,5 +1,5 @@
-public import Foundation
-import OpenCoreData
+public import ExampleSupport
+import Foundation
 
 /// The command line of `worldcup`.
 ///
@@ -12,7 +12,7 @@ public struct WorldCupOptions: Equatable, Sendable {
     /// The port to listen on.
     public var port = 8080
     /// The SQLite store; created and seeded on first launch.
-    public var storeURL = WorldCupOptions.defaultStoreURL
+    public var store = WorldCupStore.defaultLocation
     /// Whether a background context keeps adding wins.
     public var simulate = false
     /// Whether to delete the store first, to start from the seed again.
@@ -22,19 +22,13 @@ public struct WorldCupOptions: Equatable, Sendable {
     /// Whether to print the usage and exit.
     public var help = false
 
-    /// The store in the user's data directory: `$XDG_DATA_HOME/WorldCup/WorldCup.sqlite`, or
-    /// `~/.local/share/WorldCup/WorldCup.sqlite`.
-    public static var defaultStoreURL: URL {
-        PersistentContainer.defaultDirectoryURL().appendingPathComponent("WorldCup/WorldCup.sqlite")
-    }
-
     /// The usage text.
     public static let usage = """
         usage: worldcup [--host ADDRESS] [--port N] [--store PATH] [--simulate] [--reset] [--check]
 
           --host ADDRESS  address to bind (default 127.0.0.1: this machine only)
           --port N        port to listen on (default 8080)
-          --store PATH    SQLite store (default \(defaultStoreURL.path))
+          --store PATH    SQLite store (default \(WorldCupStore.defaultLocation.displayPath))
           --simulate      keep adding wins from a background context, to watch live updates
           --reset         delete the store first and start again from the seed
           --check         start on a free port, request the page and the API once, and exit
@@ -45,11 +39,11 @@ public struct WorldCupOptions: Equatable, Sendable {
 
     /// Reads the arguments (without the program name).
     ///
-    /// - Throws: ``UsageError`` naming the argument that is wrong.
-    public init(arguments: [String]) throws(UsageError) {
+    /// - Throws: `ToolError.usage` naming the argument that is wrong.
+    public init(arguments: [String]) throws(ToolError) {
         var remaining = arguments[...]
-        func value(for option: String) throws(UsageError) -> String {
-            guard let value = remaining.popFirst(), !value.hasPrefix("--") else { throw UsageError("\(option) needs a value") }
+        func value(for option: String) throws(ToolError) -> String {
+            guard let value = remaining.popFirst(), !value.hasPrefix("--") else { throw .usage("\(option) needs a value") }
             return value
         }
         while let argument = remaining.popFirst() {
@@ -57,23 +51,15 @@ public struct WorldCupOptions: Equatable, Sendable {
             case "--host": host = try value(for: argument)
             case "--port":
                 let text = try value(for: argument)
-                guard let number = Int(text), (0...65535).contains(number) else { throw UsageError("--port needs a number from 0 to 65535, not \(text)") }
+                guard let number = Int(text), (0...65535).contains(number) else { throw .usage("--port needs a number from 0 to 65535, not \(text)") }
                 port = number
-            case "--store": storeURL = URL(fileURLWithPath: try value(for: argument))
+            case "--store": store = .file(URL(fileURLWithPath: try value(for: argument)))
             case "--simulate": simulate = true
             case "--reset": reset = true
             case "--check": check = true
             case "--help", "-h": help = true
-            default: throw UsageError("unknown argument \(argument)")
+            default: throw .usage("unknown option '\(argument)'")
             }
         }
-    }
-
-    /// A command line that cannot be run.
-    public struct UsageError: Error, Equatable, CustomStringConvertible {
-        /// What is wrong.
-        public let message: String
-        init(_ message: String) { self.message = message }
-        public var description: String { message }
     }
 }

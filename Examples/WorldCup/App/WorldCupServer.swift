@@ -6,7 +6,7 @@ public import Logging
 /// The World Cup server: the HTTP routes and the WebSocket on one port.
 ///
 /// ```swift
-/// let scoreboard = try await Scoreboard.open(at: storeURL)
+/// let scoreboard = try await Scoreboard.open(.file(storeURL))
 /// let app = try WorldCupServer.application(scoreboard: scoreboard, host: "127.0.0.1", port: 8080)
 /// try await app.runService()
 /// ```

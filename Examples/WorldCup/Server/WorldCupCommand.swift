@@ -1,6 +1,6 @@
 // `swift run worldcup`: the World Cup scoreboard as a live web page (see WorldCupOptions.usage).
+import ExampleSupport
 import Foundation
-import OpenCoreData
 import WorldCupApp
 
 @main
@@ -13,24 +13,21 @@ struct WorldCupCommand {
                 return
             }
             try await run(options)
-        } catch let error as WorldCupOptions.UsageError {
-            FileHandle.standardError.write(Data("worldcup: \(error)\n\n\(WorldCupOptions.usage)\n".utf8))
-            exit(2)
-        } catch PersistentStoreError.incompatibleModel {
-            // A store made by an earlier version of the example.
-            FileHandle.standardError.write(Data("worldcup: the store was made by another model; run with --reset to start over\n".utf8))
-            exit(1)
+        } catch let error as ToolError {
+            // As every example tool reports: the message, the usage after a usage error, the status.
+            report("worldcup: error: \(error.message)" + (error.kind == .usage ? "\n\n" + WorldCupOptions.usage : ""))
+            exit(error.exitCode)
         } catch {
-            FileHandle.standardError.write(Data("worldcup: \(error)\n".utf8))
-            exit(1)
+            report("worldcup: error: \(error)")
+            exit(ToolError.failureExitCode)
         }
     }
 
     static func run(_ options: WorldCupOptions) async throws {
-        if options.reset {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: options.storeURL.path + suffix) }
+        if options.reset, case .file(let url) = options.store {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
         }
-        let scoreboard = try await Scoreboard.open(at: options.storeURL)
+        let scoreboard = try await Scoreboard.open(options.store)
         if options.check {
             try await SelfCheck.run(scoreboard, host: options.host)
             return
@@ -38,7 +35,7 @@ struct WorldCupCommand {
         let host = options.host
         let app = try WorldCupServer.application(scoreboard: scoreboard, host: host, port: options.port) { port in
             // Unbuffered, so that a script waiting for this line sees it at once.
-            FileHandle.standardOutput.write(Data("World Cup scoreboard on http://\(host):\(port)/ (store: \(options.storeURL.path)); Ctrl-C stops it\n".utf8))
+            FileHandle.standardOutput.write(Data("World Cup scoreboard on http://\(host):\(port)/ (store: \(options.store.displayPath)); Ctrl-C stops it\n".utf8))
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             if options.simulate {
@@ -52,5 +49,9 @@ struct WorldCupCommand {
             try await group.next()
             group.cancelAll()
         }
+    }
+
+    private static func report(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }

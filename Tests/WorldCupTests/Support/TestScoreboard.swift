@@ -10,7 +10,7 @@ final class TestScoreboard: Sendable {
     /// A scoreboard seeded with `seeds`, by default the bundled `seed.json`.
     init(seeds: [TeamSeed]? = nil) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("WorldCupTests-\(UUID().uuidString)", isDirectory: true)
-        scoreboard = try await Scoreboard.open(at: directory.appendingPathComponent("WorldCup.sqlite"), seeds: seeds)
+        scoreboard = try await Scoreboard.open(.file(directory.appendingPathComponent("WorldCup.sqlite")), seeds: seeds)
     }
 
     deinit {
