@@ -2,7 +2,8 @@
 
 Opens the page twice, clicks a team in the first, adds a team in a new zone and a team whose
 name is markup through the form of the second, reloads the first, has the test make random
-writes (POST /_test/random-writes) while both watch, and after each step reads both
+writes (POST /_test/random-writes) while both watch, hands the second page a gap in the batches
+and a batch that does not fit, and after each step reads both
 pages' tables from the DOM next to the test's own fresh fetch (GET /_test/fresh). Then runs
 table.js's applyBatch over recorded batches. Prints one JSON object on stdout; the Swift test
 makes the comparisons. Exits 1, with {"error": ...}, when the browser cannot start or a step
@@ -60,6 +61,14 @@ try {
   refusal = String(error.message);
 }
 return { table: failure ? null : list.table(), failure, refusal };
+"""
+
+
+INJECT = """
+const EMPTY = { sections: [], rows: [], indexTitles: [] };
+const first = document.querySelector('li.team').dataset.id;
+const BAD = { sections: [], rows: [{ change: 'delete', id: first + '0', from: { section: 0, row: 0 } }], indexTitles: [] };
+window.worldCup.receive(MESSAGE);
 """
 
 
@@ -190,6 +199,18 @@ class Session:
             with urllib.request.urlopen(request, timeout=300) as response:
                 response.read()
             self.checkpoint(f"{arguments.random_writes} random writes")
+
+            # A missed batch, then a batch that does not fit the table: each time page 2 asks
+            # for a snapshot and shows the table again.
+            for name, message in [
+                ("a gap in the batches on page 2", "{type: 'batch', seq: window.worldCup.seq + 2, batch: EMPTY}"),
+                ("a batch that does not fit on page 2", "{type: 'batch', seq: window.worldCup.seq + 1, batch: BAD}"),
+            ]:
+                snapshots = second.execute_script("return window.worldCup.snapshots")
+                second.execute_script(INJECT.replace("MESSAGE", message))
+                wait(f"{name}: a new snapshot", lambda: second.execute_script(
+                    "return window.worldCup.snapshots > arguments[0] && !window.worldCup.awaitingSnapshot", snapshots))
+                self.checkpoint(name)
 
             with open(arguments.fixture) as file:
                 result["replay"] = first.execute_script(REPLAY, json.load(file))

@@ -246,6 +246,9 @@
     }
   });
 
+  // The tests hand the page messages the server would not send: a gap, a batch that does not fit.
+  state.receive = receive;
+
   const initial = JSON.parse(document.getElementById("initial-snapshot").textContent);
   receive(initial);
   connect();
