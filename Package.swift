@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .executable(name: "ocd-bench", targets: ["OCDBench"]),
+        .executable(name: "worldcup", targets: ["WorldCupServer"]),
         .executable(name: "done", targets: ["DoneCLI"]),
         .executable(name: "carvalet", targets: ["CarValetCLI"]),
         .executable(name: "failedbanks", targets: ["FailedBanksCLI"]),
@@ -27,6 +28,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The World Cup web example; no traits, so swift-configuration is not built.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // exported: the object graph, its contexts and the SQLite and in-memory stores.
@@ -40,11 +45,26 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        // example: the World Cup scoreboard, the README's first command (`swift run WorldCup`).
+        // example: the World Cup scoreboard as a live web page: the model, the seed, the controller
+        // turned into change batches, the Hummingbird routes and the page; tested by WorldCupTests.
+        .target(
+            name: "WorldCupApp",
+            dependencies: [
+                "OpenCoreData",
+                "ExampleSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Examples/WorldCup/App",
+            resources: [.copy("Assets")],
+            swiftSettings: strictSwift
+        ),
+        // example: the README's first command, `swift run worldcup`: the World Cup server.
         .executableTarget(
-            name: "WorldCup",
-            dependencies: ["OpenCoreData"],
-            path: "Examples/WorldCup",
+            name: "WorldCupServer",
+            dependencies: ["WorldCupApp", "ExampleSupport"],
+            path: "Examples/WorldCup/Server",
             swiftSettings: strictSwift
         ),
         // example: what the four sample tools share: opening the store (`--store PATH`, an SQL
@@ -171,6 +191,23 @@ let package = Package(
                 "RecipesApp",
                 "RecipesCLI",
             ],
+            swiftSettings: strictSwift
+        ),
+        // test: the World Cup server through its routes, its change batches through the
+        // batch-update simulator, and its page in headless Chromium.
+        .testTarget(
+            name: "WorldCupTests",
+            dependencies: [
+                "WorldCupApp",
+                "ExampleSupport",
+                "OpenCoreData",
+                "FetchedResultsChecking",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ],
+            exclude: ["Browser"],
             swiftSettings: strictSwift
         ),
     ]

@@ -1,0 +1,18 @@
+public import Hummingbird
+
+extension WorldCupError: HTTPResponseError {
+    /// The HTTP status for the error's kind.
+    public var status: HTTPResponse.Status {
+        switch kind {
+        case .invalidInput, .malformedRequest: .badRequest
+        case .unknownTeam: .notFound
+        case .duplicateTeam: .conflict
+        case .missingResource: .internalServerError
+        }
+    }
+
+    /// The status, with the reason in Hummingbird's error body: `{"error":{"message":…}}`.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try HTTPError(status, message: reason).response(from: request, context: context)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWebSocket
+import HummingbirdWSTesting
+import Testing
+import WorldCupApp
+
+/// The page's WebSocket, through a real connection to a live server.
+@Suite struct WebSocketTests {
+    /// Reads a connection's messages as ``ServerMessage``s.
+    struct Reader {
+        var iterator: WebSocketInboundMessageStream.AsyncIterator
+
+        init(_ inbound: WebSocketInboundStream) {
+            iterator = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+        }
+
+        mutating func next() async throws -> ServerMessage {
+            let message = try await iterator.next()
+            guard case .text(let text) = try #require(message, "the connection closed") else {
+                throw WorldCupError(.malformedRequest, "the server sent a binary frame")
+            }
+            return try JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8))
+        }
+    }
+
+    @Test func aPageGetsTheTableThenBatchesAndBadMessagesGetErrorFrames() async throws {
+        let fixture = try await TestScoreboard()
+        let fresh = try await fixture.freshFetch()
+        let tamboro = try #require(fresh.teams.first { $0.name == "Tamboro" })
+        let app = try WorldCupServer.application(scoreboard: fixture.scoreboard, port: 0)
+        _ = try await app.test(.live) { client in
+            try await client.ws(WorldCupSocket.path) { inbound, outbound, _ in
+                var reader = Reader(inbound)
+                #expect(try await reader.next() == .snapshot(seq: 0, table: fresh))
+
+                let refusals: [(WebSocketOutboundWriter.OutboundFrame, String)] = [
+                    (.text("{not json"), "the request is not valid JSON"),
+                    (.text(#"{"type": "dance"}"#), #"unknown message type "dance"; expected win, add or snapshot"#),
+                    (.text(#"{"team": "p1"}"#), #"the JSON has no "type" field"#),
+                    (.text(#"{"type": "win", "team": "p999"}"#), #"no team has the ID "p999""#),
+                    (.text(#"{"type": "add", "name": " ", "zone": "Asia"}"#), "the team's name is empty"),
+                    (.binary(ByteBuffer(string: "{}")), "send JSON messages as text frames"),
+                    (.text(#"{"type": "add", "name": "\#(String(repeating: "x", count: 5000))", "zone": "Asia"}"#),
+                     "the message has 5043 bytes; at most 4096 are read"),
+                ]
+                for (frame, reason) in refusals {
+                    try await outbound.write(frame)
+                    #expect(try await reader.next() == .error(reason: reason))
+                }
+
+                // Still open: a win is acknowledged and batched.
+                try await outbound.write(.text(#"{"type": "win", "team": "\#(tamboro.id)"}"#))
+                let replies = [try await reader.next(), try await reader.next()]
+                let won = TeamRow(id: tamboro.id, name: "Tamboro", wins: 2)
+                #expect(replies.contains(.ack(request: "win", team: won)))
+                let batch = try #require(replies.compactMap { reply -> ChangeBatch? in
+                    if case .batch(1, let batch) = reply { batch } else { nil }
+                }.first)
+                #expect(batch.rows == [.init(change: .move, id: tamboro.id, from: RowPosition(section: 0, row: 2),
+                                             to: RowPosition(section: 0, row: 1), team: won)])
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+    }
+
+    @Test func twoPagesGetTheSameBatches() async throws {
+        let fixture = try await TestScoreboard()
+        let app = try WorldCupServer.application(scoreboard: fixture.scoreboard, port: 0)
+        _ = try await app.test(.live) { client in
+            try await client.ws(WorldCupSocket.path) { firstInbound, firstOutbound, _ in
+                var first = Reader(firstInbound)
+                guard case .snapshot(0, _) = try await first.next() else {
+                    Issue.record("the first page got no snapshot")
+                    return
+                }
+                // The second page adds a team in a new zone; both see the same batch.
+                let secondSaw = try await client.ws(WorldCupSocket.path) { inbound, outbound, _ in
+                    var second = Reader(inbound)
+                    _ = try await second.next()
+                    try await outbound.write(.text(#"{"type": "add", "name": "Brumeholm", "zone": "Islands"}"#))
+                    let replies = [try await second.next(), try await second.next()]
+                    #expect(replies.contains { if case .ack("add", let team) = $0 { team.name == "Brumeholm" } else { false } })
+                    #expect(replies.contains { if case .batch(1, _) = $0 { true } else { false } })
+                    try await outbound.close(.normalClosure, reason: nil)
+                }
+                #expect(secondSaw?.closeCode == .normalClosure)
+                guard case .batch(1, let batch) = try await first.next() else {
+                    Issue.record("the first page got no batch")
+                    return
+                }
+                #expect(batch.sections.map(\.name) == ["Islands"])
+                #expect(batch.indexTitles == ["A", "E", "I", "N", "O", "S"])
+                try await firstOutbound.close(.normalClosure, reason: nil)
+            }
+        }
+    }
+}
