@@ -33,7 +33,7 @@ struct BenchOptions {
                           print what was checked; exit status 1 on a mismatch. The timing
                           scenarios are then skipped unless --rows is given too
           --seed          the fuzzer's base seed, decimal or 0x hex; the default, \(FuzzSeed.text(FuzzSeed.standard)), is
-                          the tests', so --fuzz-batches 5100 checks what `swift test` checks
+                          the tests', so --fuzz-batches 6800 checks what `swift test` checks
         """
 
     struct UsageError: Error, CustomStringConvertible {

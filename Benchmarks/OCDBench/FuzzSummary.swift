@@ -30,7 +30,7 @@ extension FuzzTally.Result {
     /// every run passed.
     var failureReport: String? {
         if let mismatch = firstMismatch {
-            // A plan of 3 × n batches, n ≤ a run's length, is round 0 of every configuration.
+            // A plan of (configurations × n) batches, n ≤ a run's length, is round 0 of every configuration.
             let batches = mismatch.batch * FuzzConfiguration.all.count
             return """
                 \(mismatches.count) run(s) met a mismatch; the first in the plan:

@@ -121,6 +121,7 @@ public final class FetchedResultsFuzzRun {
             let controller = FetchedResultsController(fetchRequest: try makeRequest(), managedObjectContext: view,
                                                       sectionNameKeyPath: configuration.sectionKeyPath, cacheName: nil)
             controller.delegate = delegate
+            if let length = configuration.rowChunkLength { controller.rowChunkLength = length }
             try controller.performFetch()
             controllers.append(controller)
         }

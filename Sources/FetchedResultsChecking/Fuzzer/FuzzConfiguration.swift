@@ -12,16 +12,21 @@ public struct FuzzConfiguration: Sendable, CustomStringConvertible {
     public let store: FuzzStoreKind
     /// Mixed into the base seed, so that each set-up sees its own batches.
     public let salt: UInt64
+    /// The controllers' longest run of rows in one piece of their index, or nil for the usual
+    /// length; short pieces make the fuzzer's few dozen rows cross as many piece boundaries as a
+    /// long result does.
+    public let rowChunkLength: Int?
 
     /// A set-up; ``all`` holds the ones the fuzzer runs.
     public init(name: String, sortKeys: [(key: String, ascending: Bool)], sectionKeyPath: String?, predicate: String?,
-                store: FuzzStoreKind, salt: UInt64) {
+                store: FuzzStoreKind, salt: UInt64, rowChunkLength: Int? = nil) {
         self.name = name
         self.sortKeys = sortKeys
         self.sectionKeyPath = sectionKeyPath
         self.predicate = predicate
         self.store = store
         self.salt = salt
+        self.rowChunkLength = rowChunkLength
     }
 
     public var description: String { name }
@@ -31,7 +36,8 @@ public struct FuzzConfiguration: Sendable, CustomStringConvertible {
     public func seed(base: UInt64) -> UInt64 { base ^ salt }
 
     /// The set-ups the tests and ocd-bench run: sectioned and not, sort keys with ties, a
-    /// predicate on a changing flag or none, SQLite and in-memory stores.
+    /// predicate on a changing flag or none, SQLite and in-memory stores, and index pieces of a
+    /// few rows, which split and merge as rows come and go.
     public static let all: [FuzzConfiguration] = [
         FuzzConfiguration(name: "sectioned by deck, rank descending, visible only",
                           sortKeys: [("deck", true), ("rank", false), ("title", true)],
@@ -41,5 +47,8 @@ public struct FuzzConfiguration: Sendable, CustomStringConvertible {
         FuzzConfiguration(name: "sectioned by deck descending, in memory",
                           sortKeys: [("deck", false), ("title", true)], sectionKeyPath: "deck", predicate: nil,
                           store: .inMemory, salt: 3),
+        FuzzConfiguration(name: "unsectioned by rank descending, in pieces of at most 7 rows",
+                          sortKeys: [("rank", false), ("title", true)], sectionKeyPath: nil, predicate: "visible == YES",
+                          store: .sqlite, salt: 4, rowChunkLength: 8),
     ]
 }

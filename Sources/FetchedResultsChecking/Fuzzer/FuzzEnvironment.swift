@@ -20,7 +20,7 @@ public enum FuzzEnvironment {
     public static let batchesVariable = "OCD_FRC_FUZZ_BATCHES"
     /// The base seed, decimal or `0x` hexadecimal.
     public static let seedVariable = "OCD_FRC_FUZZ_SEED"
-    /// Batches per set-up when the variable is not set: 5,100 in all, a few seconds in debug.
+    /// Batches per set-up when the variable is not set: 6,800 in all, a few seconds in debug.
     public static let standardBatches = 1_700
 
     /// The batches per set-up the environment asks for; nil when it asks for something that is

@@ -3,8 +3,8 @@
 ///
 /// Each configuration gets an equal share, cut into runs of at most ``runLength`` batches. Run `k`
 /// of every configuration starts from base seed ``baseSeed(_:run:)``, which is the given seed
-/// itself for run 0: a plan of `3 × n` batches, `n ≤ runLength`, makes exactly the runs of the
-/// differential test with `n` batches per configuration.
+/// itself for run 0: a plan of `configurations × n` batches, `n ≤ runLength`, makes exactly the
+/// runs of the differential test with `n` batches per configuration.
 public struct FuzzPlan: Sendable {
     /// One run of the plan.
     public struct Run: Sendable {

@@ -150,12 +150,12 @@ extension ManagedObjectContext {
     }
 }
 
-extension Array {
-    /// The first index whose element satisfies `belongs`, for an array partitioned by it
+extension RandomAccessCollection where Index == Int {
+    /// The first index whose element satisfies `belongs`, for a collection partitioned by it
     /// (binary search).
     func partitioningIndex(where belongs: (Element) -> Bool) -> Int {
-        var low = 0
-        var high = count
+        var low = startIndex
+        var high = endIndex
         while low < high {
             let middle = (low + high) / 2
             if belongs(self[middle]) { high = middle } else { low = middle + 1 }

@@ -55,16 +55,23 @@ extension ManagedObjectContext {
             let insertedBySave = unmerged.map { Set($0.inserted.map(\.objectID)) }
             return try coordinator.readingAttributes(of: entity, attributes) { storeRead in
                 try withoutActuallyEscaping(storeRead) { read in try body { ids in
-                    let values = try read(ids.compactMap { $0.isTemporaryID ? nil : $0.key })
-                    return ids.map { id -> [PropertyValue]? in
-                        guard !id.isTemporaryID else { return nil }
-                        // Most reads find no unmerged save: then no ID is hashed at all.
+                    // A temporary ID has no row: its key matches none (keys are never negative).
+                    var values = try read(ids.map { $0.isTemporaryID ? -1 : $0.key })
+                    // Most reads find no unmerged save: then no ID is hashed at all.
+                    guard !unmerged.isEmpty else { return values }
+                    for (index, id) in ids.enumerated() where !id.isTemporaryID {
                         for (save, inserted) in zip(unmerged, insertedBySave) {
-                            if inserted.contains(id) { return nil }
-                            if let preImage = save.preImages[id] { return attributes.map { preImage.value(at: $0.slot) } }
+                            if inserted.contains(id) {
+                                values[index] = nil
+                                break
+                            }
+                            if let preImage = save.preImages[id] {
+                                values[index] = attributes.map { preImage.value(at: $0.slot) }
+                                break
+                            }
                         }
-                        return values[id.key]
                     }
+                    return values
                 } }
             }
         }

@@ -229,7 +229,7 @@ extension PersistentStoreCoordinator {
     /// Reads stored attributes of many rows by key in one read transaction (see
     /// ``PersistentStoreBackend/readingAttributes(of:_:_:)``).
     func readingAttributes<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
-                              _ body: (_ read: ([Int64]) throws -> [Int64: [PropertyValue]]) throws -> T) throws -> T {
+                              _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?]) throws -> T) throws -> T {
         try store().backend.readingAttributes(of: entity, attributes, body)
     }
 }

@@ -87,7 +87,11 @@ extension AnyFetchedResultsController {
     private func deliver(_ batch: FetchedResultsEngine.PreparedBatch, engine: FetchedResultsEngine) {
         let classified = batch.classified
         let hasClassicChanges = !classified.sectionChanges.isEmpty || !classified.rowChanges.isEmpty
-        let oldIndex = engine.index
+        // Only the titles of deleted sections are needed from the old index: holding all of it
+        // would make applying the batch copy the chunks it changes.
+        let deletedSectionTitles = Dictionary(classified.sectionChanges.filter { $0.type == .delete }.map { change in
+            (change.index, engine.index.sections[change.index].indexTitle)
+        }, uniquingKeysWith: { first, _ in first })
         if delegateForm == .classic, hasClassicChanges {
             delegate?.controllerWillChangeContent(self)
         }
@@ -98,7 +102,7 @@ extension AnyFetchedResultsController {
             guard let delegate else { break }
             for change in classified.sectionChanges {
                 let info = change.type == .insert ? sectionInfo(at: change.index, in: index)
-                    : FetchedSection(name: change.name, indexTitle: oldIndex.sections[change.index].indexTitle, numberOfObjects: 0) { [] }
+                    : FetchedSection(name: change.name, indexTitle: deletedSectionTitles[change.index] ?? nil, numberOfObjects: 0) { [] }
                 delegate.controller(self, didChange: info, atSectionIndex: change.index, for: change.type)
             }
             for change in classified.rowChanges {

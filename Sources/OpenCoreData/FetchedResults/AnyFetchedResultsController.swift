@@ -93,7 +93,8 @@ open class AnyFetchedResultsController: @unchecked Sendable {
             let restored = try cacheName.flatMap { try restoreFromCache(named: $0, configuration: configuration, coding: coding) }
             let index = try restored ?? InitialFetch(configuration: configuration, context: managedObjectContext, coding: coding,
                                                      indexTitle: { [unowned self] in resolvedIndexTitle(forSectionName: $0) }).run()
-            engine = FetchedResultsEngine(configuration: configuration, context: managedObjectContext, coding: coding, index: index)
+            engine = FetchedResultsEngine(configuration: configuration, context: managedObjectContext, coding: coding,
+                                          index: rowChunkLength == RowList.standardMaximumChunkLength ? index : index.rechunked(toLength: rowChunkLength))
             if restored == nil { writeCacheIfTracking() }
             objects = ResultObjects(context: managedObjectContext, coding: coding, configuration: configuration)
         } catch {
@@ -133,6 +134,11 @@ open class AnyFetchedResultsController: @unchecked Sendable {
     }
 
     var dictionaryIndex: ResultIndex?
+
+    /// The longest run of rows the controller keeps in one piece of its index (set before
+    /// `performFetch()`). Only tests change it: short chunks make a few dozen rows cross as many
+    /// chunk boundaries as a long result does.
+    package var rowChunkLength = RowList.standardMaximumChunkLength
 
     /// The current index, whichever kind of results the controller holds.
     var currentIndex: ResultIndex? {

@@ -1,13 +1,16 @@
 import GRDB
+import GRDBSQLite
 
-/// Reading a few attributes of many rows by key, for sort-key comparisons.
+/// Reading a few attributes of many rows by key, for sort-key comparisons: a fetched results
+/// controller's searches make thousands of these reads for a large batch, so the keys are bound
+/// and the columns read straight through SQLite's API, without GRDB's arguments, rows or cursors.
 extension SQLiteStoreBackend {
     /// Statements take the keys in lists of these lengths (the last key repeated to fill one), so
     /// that a handful of prepared statements serve every read.
     private static let listLengths = [1, 4, 16, 64, 256, 500]
 
     func readingAttributes<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
-                              _ body: (_ read: ([Int64]) throws -> [Int64: [PropertyValue]]) throws -> T) throws -> T {
+                              _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?]) throws -> T) throws -> T {
         let loaded = try loaded
         guard let table = loaded.schema.table(for: entity) else {
             throw PersistentStoreError(PersistentStoreError.noStore, "the store has no table for \(entity.entityName)", url: url)
@@ -18,12 +21,13 @@ extension SQLiteStoreBackend {
         return try reading("reading sort keys of \(entity.entityName)") { db in
             var statements: [Int: Statement] = [:]
             return try body { keys in
-                var values: [Int64: [PropertyValue]] = [:]
-                values.reserveCapacity(keys.count)
+                var values = [[PropertyValue]?](repeating: nil, count: keys.count)
+                // The keys' places, by key: rows come back in any order, each to its places.
+                let places = keys.indices.sorted { keys[$0] < keys[$1] }
                 var start = 0
                 while start < keys.count {
                     let length = Self.listLengths.first { $0 >= keys.count - start } ?? Self.listLengths[Self.listLengths.count - 1]
-                    let chunk = keys[start..<min(start + length, keys.count)]
+                    let chunk = places[start..<min(start + length, keys.count)]
                     start += chunk.count
                     let statement: Statement
                     if let prepared = statements[length] {
@@ -32,27 +36,66 @@ extension SQLiteStoreBackend {
                         statement = try db.cachedStatement(sql: prefix + Array(repeating: "?", count: length).joined(separator: ",") + ")")
                         statements[length] = statement
                     }
-                    // Existential arguments: GRDB's generic initializer goes through a key path
-                    // per value, which costs more than the lookup itself.
-                    var arguments: [(any DatabaseValueConvertible)?] = []
-                    arguments.reserveCapacity(length)
-                    for key in chunk { arguments.append(key) }
-                    while arguments.count < length { arguments.append(chunk.last) }
-                    let rows = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
-                    // Columns are read straight from the statement the cursor steps.
-                    let columns = statement.sqliteStatement
-                    while try rows.next() != nil {
-                        guard case .int64(let key) = DatabaseValue(sqliteStatement: columns, index: 0).storage else { continue }
-                        var rowValues: [PropertyValue] = []
-                        rowValues.reserveCapacity(types.count)
-                        for (index, type) in types.enumerated() {
-                            rowValues.append(SQLiteValueCoding.propertyValue(DatabaseValue(sqliteStatement: columns, index: CInt(index + 1)), type: type))
-                        }
-                        values[key] = rowValues
-                    }
+                    try read(keys, at: chunk, listLength: length, with: statement, types: types, into: &values)
                 }
                 return values
             }
+        }
+    }
+
+    /// Runs `statement` for the keys at `places` (ascending by key) and puts each row's values
+    /// at the places of its key.
+    private func read(_ keys: [Int64], at places: ArraySlice<Int>, listLength: Int, with statement: Statement,
+                      types: [AttributeType], into values: inout [[PropertyValue]?]) throws {
+        let sqliteStatement = statement.sqliteStatement
+        sqlite3_reset(sqliteStatement)
+        var parameter: Int32 = 1
+        for place in places {
+            sqlite3_bind_int64(sqliteStatement, parameter, keys[place])
+            parameter += 1
+        }
+        let last = keys[places[places.endIndex - 1]]
+        while parameter <= listLength {
+            sqlite3_bind_int64(sqliteStatement, parameter, last)
+            parameter += 1
+        }
+        defer { sqlite3_reset(sqliteStatement) }
+        while true {
+            let code = sqlite3_step(sqliteStatement)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                let message = String(cString: sqlite3_errmsg(sqlite3_db_handle(sqliteStatement)))
+                // `reading` turns it into the store's error.
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+            }
+            let key = sqlite3_column_int64(sqliteStatement, 0)
+            var rowValues: [PropertyValue] = []
+            rowValues.reserveCapacity(types.count)
+            for (index, type) in types.enumerated() {
+                rowValues.append(Self.columnValue(sqliteStatement, Int32(index + 1), type: type))
+            }
+            // The first place of the key, then every place that asks for it again.
+            var place = places.partitioningIndex { keys[$0] >= key }
+            while place < places.endIndex, keys[places[place]] == key {
+                values[places[place]] = rowValues
+                place += 1
+            }
+        }
+    }
+
+    /// A column of the current row: integers and text straight from SQLite, other values through
+    /// their stored forms.
+    private static func columnValue(_ statement: SQLiteStatement, _ column: Int32, type: AttributeType) -> PropertyValue {
+        switch (sqlite3_column_type(statement, column), type) {
+        case (SQLITE_INTEGER, .integer16AttributeType), (SQLITE_INTEGER, .integer32AttributeType),
+             (SQLITE_INTEGER, .integer64AttributeType):
+            return .integer(sqlite3_column_int64(statement, column))
+        case (SQLITE_TEXT, .stringAttributeType):
+            guard let text = sqlite3_column_text(statement, column) else { return .null }
+            let count = Int(sqlite3_column_bytes(statement, column))
+            return .string(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        default:
+            return SQLiteValueCoding.propertyValue(DatabaseValue(sqliteStatement: statement, index: column), type: type)
         }
     }
 }

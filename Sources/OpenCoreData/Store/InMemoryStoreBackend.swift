@@ -94,15 +94,10 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
     }
 
     func readingAttributes<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
-                              _ body: (_ read: ([Int64]) throws -> [Int64: [PropertyValue]]) throws -> T) throws -> T {
+                              _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?]) throws -> T) throws -> T {
         let rows = tables.withLock { $0.rows[ObjectIdentifier(entity.rootEntity)] ?? [:] }
         return try body { keys in
-            var values: [Int64: [PropertyValue]] = [:]
-            for key in keys {
-                guard let row = rows[key] else { continue }
-                values[key] = attributes.map { row.value(at: $0.slot) }
-            }
-            return values
+            keys.map { key in rows[key].map { row in attributes.map { row.value(at: $0.slot) } } }
         }
     }
 

@@ -36,11 +36,12 @@ package protocol PersistentStoreBackend: AnyObject, Sendable {
     func sectionCounts(_ fetch: StoreFetch, groupedBy key: ResolvedSortKey) throws -> [SectionCount]?
 
     /// Runs `body` with a function that reads the stored values of `attributes` (of `entity` or
-    /// its superentities) for rows of `entity`'s table by primary key; rows that do not exist are
-    /// left out. Every read `body` makes sees the same state of the store (one read transaction),
-    /// and costs one query whatever the number of keys. The function is valid only inside `body`.
+    /// its superentities) for rows of `entity`'s table by primary key, in the order of the keys,
+    /// nil for a row that does not exist. Every read `body` makes sees the same state of the store
+    /// (one read transaction), and costs about one query whatever the number of keys. The function
+    /// is valid only inside `body`.
     func readingAttributes<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
-                              _ body: (_ read: ([Int64]) throws -> [Int64: [PropertyValue]]) throws -> T) throws -> T
+                              _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?]) throws -> T) throws -> T
 
     /// A number that changes with every committed save, by any connection or process using the
     /// store, and with nothing else; kept in the store, so it survives reopening it.

@@ -6,7 +6,7 @@ import Testing
 // against a fresh fetch. `ocd-bench --fuzz-batches N` runs the same fuzzer at scale.
 //
 // Environment:
-//   OCD_FRC_FUZZ_BATCHES=<n>   batches per configuration; default 1_700 (5_100 in all)
+//   OCD_FRC_FUZZ_BATCHES=<n>   batches per configuration; default 1_700 (6_800 in all)
 //   OCD_FRC_FUZZ_SEED=<n>      base seed (decimal or 0x hex)
 
 @Suite struct FetchedResultsDifferentialTests {

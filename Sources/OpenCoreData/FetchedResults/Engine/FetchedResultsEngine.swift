@@ -12,6 +12,7 @@ final class FetchedResultsEngine {
     let reader: SortKeyReader
     private(set) var index: ResultIndex
     private var filter: RowFilter
+    private let heads: ChunkHeads
     /// The predicate changes are classified with: the request's, read again before each batch.
     var predicate: ResolvedPredicate?
 
@@ -23,6 +24,7 @@ final class FetchedResultsEngine {
         predicate = configuration.plan.predicate
         reader = SortKeyReader(sortKeys: configuration.plan.sortKeys, coding: coding, context: context, resultCount: index.count)
         filter = RowFilter(index.allRowKeys, expectedCount: index.count)
+        heads = ChunkHeads(index: index, reader: reader)
     }
 
     /// A batch ready to be reported and applied.
@@ -40,13 +42,20 @@ final class FetchedResultsEngine {
     /// changes nothing.
     func prepare(_ event: ContextEvent) throws -> PreparedBatch? {
         guard let rows = try AffectedRowCollector(engine: self).rows(of: event), !rows.isEmpty else { return nil }
-        let (removals, oldKeys) = try oldPositions(of: rows)
-        var search = PositionSearch(index: index, reader: reader)
+        let removals = try oldPositions(of: rows)
+        var search = PositionSearch(index: index, reader: reader, heads: heads)
         search.removedPositions = removals.map(\.position).sorted()
-        // New places are searched among the old rows, those taken out compared by their old keys.
+        // New places are searched among the old rows. Those taken out are compared by the keys
+        // they were placed with, when the reader still has them (held for the whole search);
+        // the others are never compared: an object's values before this event need not be what
+        // its row was placed with (another program may have changed the row in between).
         reader.batchOldKeys = [:]
-        for (removal, key) in removals.map({ ($0, oldKeys[$0.rowKey]) }) {
-            if let key { reader.batchOldKeys[removal.rowKey] = key } else { search.uncomparablePositions.append(removal.position) }
+        for removal in removals {
+            if let key = reader.knownKey(of: removal.rowKey) {
+                reader.batchOldKeys[removal.rowKey] = key
+            } else {
+                search.uncomparablePositions.append(removal.position)
+            }
         }
         search.uncomparablePositions.sort()
         defer { reader.batchOldKeys = [:] }
@@ -96,30 +105,30 @@ final class FetchedResultsEngine {
             reader.remember(key, for: rowKey)
             filter.add(rowKey)
         }
+        heads.follow(index, placed: batch.newKeys, reader: reader)
         if filter.needsRebuild(currentCount: index.count) {
             filter = RowFilter(index.allRowKeys, expectedCount: index.count)
         }
     }
 
-    /// Old places of the affected rows that are among the results, and the keys they were
-    /// placed with where known.
-    private func oldPositions(of rows: [AffectedRow]) throws -> ([ChangeClassifier.Removal], [Int64: SortKeyReader.Key]) {
+    /// Old places of the affected rows that are among the results.
+    private func oldPositions(of rows: [AffectedRow]) throws -> [ChangeClassifier.Removal] {
         let candidates = rows.filter { filter.mayContain($0.indexedRowKey) }
-        guard !candidates.isEmpty else { return ([], [:]) }
+        guard !candidates.isEmpty else { return [] }
         let lookups = candidates.map { row in (key: reader.knownKey(of: row.indexedRowKey) ?? row.oldKey, rowKey: row.indexedRowKey) }
+        // Rows of this batch that head chunks are compared by these keys while the others are
+        // looked for.
         reader.batchOldKeys = Dictionary(lookups.compactMap { lookup in lookup.key.map { (lookup.rowKey, $0) } },
                                          uniquingKeysWith: { first, _ in first })
         defer { reader.batchOldKeys = [:] }
-        let found = try PositionSearch(index: index, reader: reader).positions(of: lookups)
+        let found = try PositionSearch(index: index, reader: reader, heads: heads).positions(of: lookups)
         var removals: [ChangeClassifier.Removal] = []
-        var keys: [Int64: SortKeyReader.Key] = [:]
         var seen = Set<Int>()
-        for (lookup, result) in zip(lookups, found) {
-            guard let position = result.position, seen.insert(position).inserted else { continue }
+        for (lookup, position) in zip(lookups, found) {
+            guard let position, seen.insert(position).inserted else { continue }
             removals.append(.init(rowKey: lookup.rowKey, position: position))
-            if result.byKey { keys[lookup.rowKey] = lookup.key }
         }
-        return (removals, keys)
+        return removals
     }
 
     // MARK: Reading results
@@ -140,7 +149,7 @@ extension FetchedResultsEngine {
         guard let rowKey = coding.rowKey(for: id), filter.mayContain(rowKey) else { return nil }
         let key = reader.knownKey(of: rowKey) ?? object.flatMap { $0.state.isFault ? nil : reader.processedValues(of: $0) }
         do {
-            return try PositionSearch(index: index, reader: reader).positions(of: [(key, rowKey)])[0].position
+            return try PositionSearch(index: index, reader: reader, heads: heads).positions(of: [(key, rowKey)])[0]
         } catch {
             Log.context.error("finding \(id) among fetched results: \(error)")
             return nil

@@ -6,6 +6,8 @@
 struct PositionSearch {
     let index: ResultIndex
     let reader: SortKeyReader
+    /// The keys of the index's chunk heads, kept by the controller from batch to batch.
+    let heads: ChunkHeads
 
     /// Positions of rows a batch takes out, ascending: a new row's gap is the number of rows
     /// before it that are not taken out.
@@ -24,49 +26,80 @@ struct PositionSearch {
     func lowerBounds(of targets: [Target]) throws -> [Int] {
         guard !targets.isEmpty, index.count > 0 else { return targets.map { _ in 0 } }
         return try reader.searching {
-            var ranges = targets.map { _ in 0..<index.count }
-            if uncomparablePositions.isEmpty {
-                try narrowToChunks(&ranges, targets: targets)
-            }
+            var ranges = try chunkRanges(of: targets)
             try search(&ranges, targets: targets) { $0 }
             return ranges.map(\.lowerBound)
         }
     }
 
-    /// Narrows each range to the rows after the last chunk head that sorts before its target, up
-    /// to the next head.
-    private func narrowToChunks(_ ranges: inout [Range<Int>], targets: [Target]) throws {
-        let heads = index.chunkStarts
-        for (target, chunk) in try chunksAfterHeads(of: targets).enumerated() {
-            ranges[target] = (chunk == 0 ? 0 : heads[chunk - 1] + 1)..<(chunk < heads.count ? heads[chunk] : index.count)
+    /// For each target, the rows after the last comparable chunk head that sorts before it, up
+    /// to the next comparable head (which may be the answer itself).
+    private func chunkRanges(of targets: [Target]) throws -> [Range<Int>] {
+        let heads = try comparableHeads(forSearching: targets.count)
+        return try chunksAfterHeads(of: targets, among: heads).map { chunk in
+            (chunk == 0 ? 0 : heads.position(chunk - 1) + 1)..<(chunk < heads.count ? heads.position(chunk) : index.count)
         }
     }
 
-    /// For each target, the index of the first chunk whose head does not sort before it.
-    private func chunksAfterHeads(of targets: [Target]) throws -> [Int] {
-        let heads = index.chunkStarts
-        // Many targets: every head's key, looked up once, then plain binary searches in memory,
-        // rather than a cache lookup per target per step.
-        if targets.count * (Int.bitWidth - heads.count.leadingZeroBitCount) > heads.count, let headKeys = try keysOfEveryHead() {
+    /// The chunk heads a search may compare with: indices into ``heads``, or all of them.
+    private struct ComparableHeads {
+        let heads: ChunkHeads
+        /// Nil when every head can be compared.
+        let members: [Int]?
+        /// Whether every member's key is known, so that searches among them run in memory.
+        let keysKnown: Bool
+
+        var count: Int { members?.count ?? heads.count }
+        func head(_ member: Int) -> Int { members?[member] ?? member }
+        func position(_ member: Int) -> Int { heads.positions[head(member)] }
+    }
+
+    private func comparableHeads(forSearching targets: Int) throws -> ComparableHeads {
+        // Many targets: every head's key, read once and kept, then plain binary searches in
+        // memory, rather than a cache lookup per target per step.
+        if !heads.isComplete, targets * (Int.bitWidth - heads.count.leadingZeroBitCount) > heads.count {
+            try heads.readMissing(using: reader)
+        }
+        let keysKnown = heads.isComplete
+        // Heads taken out whose old keys are unknown, and (searching in memory) heads the store no
+        // longer has, cannot be compared.
+        guard !uncomparablePositions.isEmpty || (keysKnown && heads.unreadable > 0) else {
+            return ComparableHeads(heads: heads, members: nil, keysKnown: keysKnown)
+        }
+        var members: [Int] = []
+        members.reserveCapacity(heads.count)
+        var uncomparable = uncomparablePositions.makeIterator()
+        var nextUncomparable = uncomparable.next()
+        for head in 0..<heads.count {
+            let position = heads.positions[head]
+            while let skipped = nextUncomparable, skipped < position { nextUncomparable = uncomparable.next() }
+            if nextUncomparable == position || (keysKnown && heads.keys[head] == nil) { continue }
+            members.append(head)
+        }
+        return ComparableHeads(heads: heads, members: members, keysKnown: keysKnown)
+    }
+
+    /// For each target, the first of `heads` that does not sort before it.
+    private func chunksAfterHeads(of targets: [Target], among heads: ComparableHeads) throws -> [Int] {
+        if heads.keysKnown {
             return targets.map { target in
-                headKeys.partitioningIndex { head in !reader.precedes(head.key, head.row, target.key, target.rowKey) }
+                var low = 0, high = heads.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    let head = heads.head(middle)
+                    // Members' keys are known: the `?? true` is never taken.
+                    if self.heads.keys[head].map({ reader.precedes($0, self.heads.rows[head], target.key, target.rowKey) }) ?? true {
+                        low = middle + 1
+                    } else {
+                        high = middle
+                    }
+                }
+                return low
             }
         }
         var chunkRanges = targets.map { _ in 0..<heads.count }
-        try search(&chunkRanges, targets: targets) { heads[$0] }
+        try search(&chunkRanges, targets: targets) { heads.position($0) }
         return chunkRanges.map(\.lowerBound)
-    }
-
-    /// The keys of the chunks' first rows, in order; nil if one of them cannot be read.
-    private func keysOfEveryHead() throws -> [(row: Int64, key: SortKeyReader.Key)]? {
-        let rows = index.chunkStarts.map(index.rowKey(at:))
-        var headKeys: [(row: Int64, key: SortKeyReader.Key)] = []
-        headKeys.reserveCapacity(rows.count)
-        for (row, key) in zip(rows, try reader.keys(of: rows)) {
-            guard let key else { return nil }
-            headKeys.append((row, key))
-        }
-        return headKeys
     }
 
     /// Lockstep binary searches: each range shrinks to the first place whose row does not sort
@@ -115,18 +148,22 @@ struct PositionSearch {
         return nil
     }
 
-    /// The positions of rows among the results, found by their keys as the results were ordered;
-    /// nil for a row not found there. A row whose key is unknown or wrong is found by looking at
-    /// every row; `byKey` tells which were found by their keys (so the keys are right).
-    func positions(of rows: [(key: SortKeyReader.Key?, rowKey: Int64)]) throws -> [(position: Int?, byKey: Bool)] {
+    /// The positions of rows among the results: each row is looked for among the rows of the
+    /// chunk its key places it in, which costs no key reads; a row whose key is unknown, or wrong
+    /// so that the chunk does not hold it, is found by looking at every row. Nil for a row not
+    /// among the results.
+    func positions(of rows: [(key: SortKeyReader.Key?, rowKey: Int64)]) throws -> [Int?] {
         let searchable = rows.indices.filter { rows[$0].key != nil }
         let targets = searchable.map { (key: rows[$0].key ?? [], rowKey: rows[$0].rowKey) }
-        let found = uncomparablePositions.isEmpty ? try positionsWithinChunks(of: targets) : try positionsByBisection(of: targets)
-        var result = [(position: Int?, byKey: Bool)](repeating: (nil, false), count: rows.count)
-        for (row, position) in zip(searchable, found) {
-            if let position { result[row] = (position, true) }
+        var result = [Int?](repeating: nil, count: rows.count)
+        if !targets.isEmpty, index.count > 0 {
+            let ranges = try reader.searching { try chunkRanges(of: targets) }
+            for (row, range) in zip(searchable, ranges) {
+                // The chunk's own head closes the range: include it.
+                result[row] = index.scanPosition(of: rows[row].rowKey, in: range.lowerBound..<(range.upperBound + 1))
+            }
         }
-        let unfound = Set(rows.indices.filter { result[$0].position == nil }.map { rows[$0].rowKey })
+        let unfound = Set(rows.indices.filter { result[$0] == nil }.map { rows[$0].rowKey })
         guard !unfound.isEmpty else { return result }
         var scanned: [Int64: Int] = [:]
         var position = 0
@@ -136,50 +173,9 @@ struct PositionSearch {
                 position += 1
             }
         }
-        for row in rows.indices where result[row].position == nil {
-            result[row] = (scanned[rows[row].rowKey], false)
+        for row in rows.indices where result[row] == nil {
+            result[row] = scanned[rows[row].rowKey]
         }
         return result
-    }
-
-    private func positionsByBisection(of targets: [Target]) throws -> [Int?] {
-        let bounds = try lowerBounds(of: targets)
-        return zip(targets, bounds).map { target, bound in
-            bound < index.count && index.rowKey(at: bound) == target.rowKey ? bound : nil
-        }
-    }
-
-    /// A row lies after the last chunk head that sorts before it, up to the next head: the heads
-    /// are compared (their keys stay cached), then the row key is looked for among the rows
-    /// between them, which costs no key reads. The row's key is then checked against its two
-    /// neighbours, so that a key that is wrong but falls in the right chunk is not taken as right:
-    /// two reads per row instead of a search's log(chunk length).
-    private func positionsWithinChunks(of targets: [Target]) throws -> [Int?] {
-        guard !targets.isEmpty, index.count > 0 else { return targets.map { _ in nil } }
-        return try reader.searching {
-            let heads = index.chunkStarts
-            let chunks = try chunksAfterHeads(of: targets)
-            let candidates = zip(targets, chunks).map { target, chunk -> Int? in
-                let lower = chunk == 0 ? 0 : heads[chunk - 1] + 1
-                let upper = chunk < heads.count ? heads[chunk] + 1 : index.count
-                return index.scanPosition(of: target.rowKey, in: lower..<upper)
-            }
-            // Each candidate's row before and after it (the same row where there is none).
-            let neighbours = candidates.compactMap { $0 }.flatMap { position in
-                [index.rowKey(at: max(0, position - 1)), index.rowKey(at: min(index.count - 1, position + 1))]
-            }
-            var keys = try reader.keys(of: neighbours).makeIterator()
-            return zip(targets, candidates).map { target, candidate -> Int? in
-                guard let position = candidate else { return nil }
-                let before = keys.next() ?? nil, after = keys.next() ?? nil
-                if position > 0 {
-                    guard let before, reader.precedes(before, index.rowKey(at: position - 1), target.key, target.rowKey) else { return nil }
-                }
-                if position + 1 < index.count {
-                    guard let after, reader.precedes(target.key, target.rowKey, after, index.rowKey(at: position + 1)) else { return nil }
-                }
-                return position
-            }
-        }
     }
 }

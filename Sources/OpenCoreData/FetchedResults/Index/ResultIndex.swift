@@ -8,17 +8,30 @@ struct ResultIndex: Sendable {
     }
 
     private(set) var sections: [Section]
+    /// The chunk length of the sections' row lists, new sections included.
+    private(set) var rowChunkLength = RowList.standardMaximumChunkLength
     private var starts: [Int]
     private(set) var count: Int
     /// The position of the first row of every chunk of every section, ascending: the rows a
     /// search compares first, which stay the same while rows come and go around them.
     private(set) var chunkStarts: [Int] = []
+    /// The row key of the first row of every chunk, in the order of ``chunkStarts``.
+    private(set) var chunkHeadRowKeys: [Int64] = []
 
     init(sections: [Section]) {
         self.sections = sections
         starts = []
         count = 0
         recomputeStarts()
+    }
+
+    /// The same rows, in lists of chunks of at most `length` rows.
+    func rechunked(toLength length: Int) -> ResultIndex {
+        var index = ResultIndex(sections: sections.map { section in
+            Section(name: section.name, indexTitle: section.indexTitle, rows: RowList(section.rows, maximumChunkLength: length))
+        })
+        index.rowChunkLength = length
+        return index
     }
 
     var sectionShapes: [ChangeClassifier.OldSection] {
@@ -64,13 +77,17 @@ struct ResultIndex: Sendable {
     ///
     /// - Parameter indexTitle: The index title of each new section, by name.
     mutating func apply(_ batch: ClassifiedBatch, indexTitle: (String) -> String?) {
-        let removals = batch.removedPositions.map(path(ofPosition:))
-        for (section, row) in removals.reversed() {
-            sections[section].rows.remove(at: row)
+        var removals = [[Int]](repeating: [], count: sections.count)
+        for position in batch.removedPositions {
+            let (section, row) = path(ofPosition: position)
+            removals[section].append(row)
+        }
+        for section in sections.indices where !removals[section].isEmpty {
+            sections[section].rows.update(removingAt: removals[section], inserting: [])
         }
         sections = batch.layout.map { layout in
             if let old = layout.oldIndex { return sections[old] }
-            return Section(name: layout.name, indexTitle: indexTitle(layout.name), rows: RowList())
+            return Section(name: layout.name, indexTitle: indexTitle(layout.name), rows: RowList(maximumChunkLength: rowChunkLength))
         }
         var finalStarts: [Int] = []
         var position = 0
@@ -78,9 +95,13 @@ struct ResultIndex: Sendable {
             finalStarts.append(position)
             position += layout.count
         }
+        var insertions = [[(position: Int, key: Int64)]](repeating: [], count: sections.count)
         for insertion in batch.insertions {
             let section = max(0, finalStarts.partitioningIndex { $0 > insertion.position } - 1)
-            sections[section].rows.insert(insertion.rowKey, at: insertion.position - finalStarts[section])
+            insertions[section].append((insertion.position - finalStarts[section], insertion.rowKey))
+        }
+        for section in sections.indices where !insertions[section].isEmpty {
+            sections[section].rows.update(removingAt: [], inserting: insertions[section])
         }
         recomputeStarts()
     }
@@ -89,11 +110,13 @@ struct ResultIndex: Sendable {
         starts = []
         starts.reserveCapacity(sections.count)
         chunkStarts = []
+        chunkHeadRowKeys = []
         var position = 0
         for section in sections {
             starts.append(position)
             for chunk in section.rows.chunks {
                 chunkStarts.append(position)
+                chunkHeadRowKeys.append(chunk[0])
                 position += chunk.count
             }
         }
