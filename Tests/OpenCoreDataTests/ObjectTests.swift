@@ -257,4 +257,48 @@ import Testing
             #expect(try context.all(Team.self).count == 1)
         }
     }
+    /// A new object keeps no old values for changes made before its insert is reported, only
+    /// which keys changed: their old values are the defaults, before, during and after the report.
+    @Test func aNewObjectsChangesForTheCurrentEventHaveTheDefaultsAsOldValues() throws {
+        let stack = try TestStack(.inMemory)
+        let context = stack.newContext()
+        let heard = NotificationBox()
+        let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didChangeObjectsNotification,
+                                                              object: context, queue: nil) { note in
+            heard.notification = note
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try context.performAndWait {
+            let team = Team(context: context)
+            team.teamName = "Japan"
+            team.wins = 3
+            team.wins = 4
+            let before = team.changedValuesForCurrentEvent()
+            #expect(Set(before.keys) == ["teamName", "wins"])
+            #expect(before["wins"] as? Int == 0)
+            #expect(before["teamName"] is NSNull)
+
+            // While the insert is reported, observers read the same (on the context's queue,
+            // where the notification is posted).
+            let box = ObjectsBox([team])
+            let reader = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didChangeObjectsNotification,
+                                                                object: context, queue: nil) { _ in
+                let values = box.objects.first?.changedValuesForCurrentEvent() ?? [:]
+                #expect(Set(values.keys) == ["teamName", "wins"])
+                #expect(values["wins"] as? Int == 0)
+            }
+            context.processPendingChanges()
+            NotificationCenter.default.removeObserver(reader)
+            #expect((heard.notification?.userInfo?[InsertedObjectsKey] as? Set<ManagedObject>) == [team])
+
+            // After the report, the next change has its real old value, and nothing else is pending.
+            #expect(team.changedValuesForCurrentEvent().isEmpty)
+            team.wins = 5
+            #expect(team.changedValuesForCurrentEvent().keys.sorted() == ["wins"])
+            #expect(team.changedValuesForCurrentEvent()["wins"] as? Int == 4)
+            team.qualifyingZone = "AFC"
+            try context.save()
+            #expect(team.wins == 5 && !team.hasChanges)
+        }
+    }
 }

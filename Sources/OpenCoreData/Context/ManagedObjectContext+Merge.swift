@@ -175,6 +175,8 @@ extension ManagedObjectContext {
         register(object)
         insertedSet.insert(object)
         pending.inserted.insert(object)
+        object.state.awaitsInsertEvent = true
+        object.insertEventChangedSlots = 0
         return object
     }
 

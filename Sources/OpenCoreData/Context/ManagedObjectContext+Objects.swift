@@ -20,6 +20,8 @@ extension ManagedObjectContext {
         register(object)
         insertedSet.insert(object)
         pending.inserted.insert(object)
+        object.state.awaitsInsertEvent = true
+        object.insertEventChangedSlots = 0
         object.awakeFromInsert()
         scheduleProcessingPendingChanges()
     }
@@ -41,6 +43,7 @@ extension ManagedObjectContext {
         pending.updated.remove(object)
         if object.state.isInserted {
             object.state.isInserted = false
+            object.state.awaitsInsertEvent = false
             insertedSet.remove(object)
             unregister(object)
             // An insert already reported must be taken back; one not reported yet cancels out.
@@ -104,10 +107,11 @@ extension ManagedObjectContext {
         guard !mapping.isEmpty else { return }
         // Grown once, not step by step, when a save gives 100,000 objects their keys.
         registry.reserveCapacity(registry.count + mapping.count)
-        idAliases.reserveCapacity(idAliases.count + mapping.count)
-        for (old, new) in mapping where moveRegistration(from: old, to: new) {
-            idAliases[old] = new
+        var moved = false
+        for (old, new) in mapping {
+            moved = moveRegistration(from: old, to: new) || moved
         }
+        if moved { idAliases.append(mapping) }
         var event = ContextEvent(kind: .objectsDidChange)
         event.permanentIDs = mapping
         deliverToObservers(event)
@@ -117,8 +121,11 @@ extension ManagedObjectContext {
     }
 
     private func resolvedID(_ id: ManagedObjectID) -> ManagedObjectID {
-        guard id.isTemporaryID, let alias = idAliases[id] else { return id }
-        return alias
+        guard id.isTemporaryID else { return id }
+        for mapping in idAliases.reversed() {
+            if let alias = mapping[id] { return alias }
+        }
+        return id
     }
 }
 

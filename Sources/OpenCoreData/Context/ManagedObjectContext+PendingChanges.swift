@@ -59,7 +59,11 @@ extension ManagedObjectContext {
                 object.eventValues = [:]
             }
         }
-        for object in pending.inserted where !object.eventValues.isEmpty {
+        // A new object's changes before this report kept only which slots changed (see
+        // ManagedObject.insertEventChangedSlots): their old values are read from it if asked for.
+        for object in pending.inserted {
+            object.state.awaitsInsertEvent = false
+            guard !object.eventValues.isEmpty else { continue }
             event.oldValues[ObjectIdentifier(object)] = object.eventValues
             object.eventValues = [:]
         }

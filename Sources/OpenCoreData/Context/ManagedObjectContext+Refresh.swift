@@ -50,6 +50,7 @@ extension ManagedObjectContext {
         let changed = changedSet.members
         for object in inserted {
             object.state.isInserted = false
+            object.state.awaitsInsertEvent = false
             object.state.isDeleted = true
             unregister(object)
             if pending.inserted.remove(object) == nil { pending.deleted.insert(object) }
@@ -81,6 +82,7 @@ extension ManagedObjectContext {
         assertOnQueue()
         for object in registry.values.compactMap(\.object) {
             object.owningContext = nil
+            object.state.awaitsInsertEvent = false
         }
         registry = [:]
         retainedObjects = []
@@ -88,7 +90,7 @@ extension ManagedObjectContext {
         deletedSet.removeAll()
         changedSet.removeAll()
         pending = PendingEvent()
-        idAliases = [:]
+        idAliases = []
         var event = ContextEvent(kind: .objectsDidChange)
         event.invalidatedAll = true
         deliver(event)

@@ -142,28 +142,38 @@ extension ManagedObjectContext {
     /// Makes the saved changes committed, forgets saved deletions, runs didSave hooks, and posts
     /// did-save with `saved`.
     private func finishSave(_ saved: SavedChanges) {
-        let updated = changedSet.filter { !$0.isDeleted && $0.hasPropertyChanges }
-        var event = ContextEvent(kind: .didSave)
-        event.savedChanges = saved
-        event.inserted = insertedSet.members
-        event.updated = updated
-        event.deleted = deletedSet.members
-        for object in insertedSet {
-            object.state.isInserted = false
-            object.commitChanges()
-            releaseRegistration(of: object)
+        var savedInsertions: [ManagedObject?] = insertedSet.ordered
+        do {
+            let updated = changedSet.filter { !$0.isDeleted && $0.hasPropertyChanges }
+            var event = ContextEvent(kind: .didSave)
+            event.savedChanges = saved
+            event.inserted = insertedSet.members
+            event.updated = updated
+            event.deleted = deletedSet.members
+            for object in insertedSet {
+                object.state.isInserted = false
+                object.commitChanges()
+            }
+            for object in updated { object.commitChanges() }
+            for object in deletedSet {
+                unregister(object)
+                object.owningContext = nil
+                object.state.isDeleted = false
+            }
+            let savedObjects = objectsWithChanges()
+            insertedSet.removeAll()
+            changedSet.removeAll()
+            deletedSet.removeAll()
+            for object in savedObjects { object.didSave() }
+            deliver(event)
         }
-        for object in updated { object.commitChanges() }
-        for object in deletedSet {
-            unregister(object)
-            object.owningContext = nil
-            object.state.isDeleted = false
+        // Once observers have heard of the save (and dropped what they do not keep), the context
+        // stops holding the objects it inserted: each is let go if nothing else references it,
+        // and registered weakly otherwise.
+        for index in savedInsertions.indices {
+            guard let id = savedInsertions[index]?.objectID else { continue }
+            savedInsertions[index] = nil
+            if let entry = registry.index(forKey: id) { _ = registry.values[entry].releaseHeldObject() }
         }
-        let savedObjects = objectsWithChanges()
-        insertedSet.removeAll()
-        changedSet.removeAll()
-        deletedSet.removeAll()
-        for object in savedObjects { object.didSave() }
-        deliver(event)
     }
 }

@@ -92,8 +92,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var observers: [ObserverToken: (ContextEvent) -> Void] = [:]
     /// The event being delivered, so that changedValuesForCurrentEvent() answers during delivery.
     var deliveringEvent: ContextEvent?
-    /// Temporary IDs that became permanent, so that old IDs still find their objects.
-    var idAliases: [ManagedObjectID: ManagedObjectID] = [:]
+    /// Temporary IDs that became permanent, so that old IDs still find their objects: each
+    /// save's (or obtainPermanentIDs') mapping as it came, newest last, not copied entry by entry.
+    var idAliases: [[ManagedObjectID: ManagedObjectID]] = []
     var streamSubscribers: [UUID: StreamSubscriber] = [:]
     /// Saves of other contexts committed but not merged here yet, oldest first (auto-merging
     /// root contexts only; see ManagedObjectContext+UnmergedSaves).
@@ -239,12 +240,6 @@ extension ManagedObjectContext {
         return true
     }
 
-    /// Makes the entry of an object the context stopped holding (a saved insertion) weak.
-    func releaseRegistration(of object: ManagedObject) {
-        guard let index = registry.index(forKey: object.objectID), registry.values[index].holdsTooLong else { return }
-        registry.values[index] = RegisteredObject(object)
-    }
-
     /// Drops entries of objects that no longer exist, when the registry has doubled since the
     /// last sweep, so that the sweeps cost O(1) per registration.
     private func sweepRegistryIfGrown() {
@@ -255,9 +250,8 @@ extension ManagedObjectContext {
         if registry.values.contains(where: { $0.object == nil || $0.holdsTooLong }) {
             registry = registry.compactMapValues { $0.object.map(RegisteredObject.init) }
         }
-        if idAliases.values.contains(where: { registry[$0] == nil }) {
-            idAliases = idAliases.filter { registry[$0.value] != nil }
-        }
+        // A mapping goes once none of its objects is registered any more.
+        idAliases.removeAll { mapping in !mapping.values.contains { registry[$0]?.object != nil } }
         registryCountAtLastSweep = registry.count
     }
 

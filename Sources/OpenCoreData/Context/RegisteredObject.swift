@@ -27,4 +27,21 @@ struct RegisteredObject {
 
     /// The context holds inserted objects in its inserted set until they are saved or dropped.
     private static func holds(_ object: ManagedObject) -> Bool { object.state.isInserted }
+
+    /// For an entry that keeps its object alive although the context no longer holds it (a saved
+    /// insertion): if nothing else references the object, the entry lets it go and becomes empty;
+    /// otherwise it keeps the object weakly. Returns whether the object was let go.
+    ///
+    /// Objects nobody kept (a bulk import) then end without ever being referenced weakly, which
+    /// would give each a side table and slow every later retain and release of it.
+    mutating func releaseHeldObject() -> Bool {
+        guard held != nil else { return false }
+        if isKnownUniquelyReferenced(&held) {
+            held = nil
+            return true
+        }
+        weakObject = held
+        held = nil
+        return false
+    }
 }

@@ -47,7 +47,11 @@ public final class EntityDescription: @unchecked Sendable, Hashable, CustomStrin
     }
 
     /// The entity this one inherits properties from, if any.
-    public internal(set) weak var superentity: EntityDescription?
+    public internal(set) var superentity: EntityDescription? {
+        get { superentityTarget?.entity }
+        set { superentityTarget = newValue?.weakTarget }
+    }
+    private weak var superentityTarget: WeakEntityTarget?
 
     /// Indexes the store keeps for this entity's fetches, in addition to ``AttributeDescription/isIndexed``.
     public var indexes: [FetchIndexDescription] = [] {
@@ -66,16 +70,20 @@ public final class EntityDescription: @unchecked Sendable, Hashable, CustomStrin
     /// Slots of `@Managed` properties by their storage key path's identity, filled on first use:
     /// one lookup per property access instead of two, one of them by name. See
     /// `ManagedObject.managedProperty(for:)`.
-    let slotByStorageKeyPath = Locked<[ObjectIdentifier: Int]>([:])
+    let slotByStorageKeyPath = StorageSlotCache()
     /// The top of the inheritance chain; stores keep a hierarchy in one table.
     unowned(unsafe) var rootEntity: EntityDescription! = nil
     /// This entity and every entity below it, this one first.
     var selfAndDescendants: [EntityDescription] = []
     var isCompiled = false
 
+    /// What weak references to this entity refer to (see ``WeakEntityTarget``).
+    private(set) var weakTarget: WeakEntityTarget!
+
     /// Creates an entity with a name.
     public init(name: String? = nil) {
         self.name = name
+        weakTarget = WeakEntityTarget(self)
     }
 
     /// Marks entities built by the model's reflection before compilation, and the placeholder

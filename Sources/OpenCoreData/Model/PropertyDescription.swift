@@ -35,7 +35,11 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
     var transient = false
 
     /// The entity that declares the property. Set when the property is added to an entity.
-    public internal(set) weak var entity: EntityDescription?
+    public internal(set) var entity: EntityDescription? {
+        get { entityTarget?.entity }
+        set { entityTarget = newValue?.weakTarget }
+    }
+    private weak var entityTarget: WeakEntityTarget?
 
     /// The property's position in every object's storage, assigned when the model is compiled.
     /// Inherited properties keep their position in subentities.

@@ -13,9 +13,14 @@
 /// ```
 public final class RelationshipDescription: PropertyDescription, @unchecked Sendable {
     /// The entity at the other end.
-    public weak var destinationEntity: EntityDescription? {
-        willSet { checkMutable() }
+    public var destinationEntity: EntityDescription? {
+        get { destinationTarget?.entity }
+        set {
+            checkMutable()
+            destinationTarget = newValue?.weakTarget
+        }
     }
+    private weak var destinationTarget: WeakEntityTarget?
 
     /// The relationship at the other end that points back here, if any.
     public weak var inverseRelationship: RelationshipDescription? {
@@ -69,7 +74,7 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
         deleteRule: DeleteRule = .nullifyDeleteRule,
         isOptional: Bool = true
     ) {
-        self.destinationEntity = destination
+        destinationTarget = destination?.weakTarget
         self.deleteRule = deleteRule
         self.maxCount = toMany ? 0 : 1
         super.init(name: name)

@@ -32,7 +32,17 @@ extension ManagedObject {
     /// change. During a ``ManagedObjectContext/didChangeObjectsNotification`` it describes the event
     /// being reported.
     public func changedValuesForCurrentEvent() -> [String: Any] {
-        let oldValues = managedObjectContext?.deliveringEvent?.oldValues[ObjectIdentifier(self)] ?? eventValues
+        let oldValues: [Int: Slot]
+        if let event = managedObjectContext?.deliveringEvent {
+            let reported = event.oldValues[ObjectIdentifier(self)]
+            if event.inserted.contains(self) {
+                oldValues = (reported ?? [:]).merging(insertEventDefaults) { recorded, _ in recorded }
+            } else {
+                oldValues = reported ?? eventValues
+            }
+        } else {
+            oldValues = currentEventValues
+        }
         var result: [String: Any] = [:]
         for (index, slot) in oldValues {
             let property = entity.slots[index]

@@ -5,7 +5,9 @@ extension ManagedObject {
         let property = managedProperty(for: storage)
         switch property {
         case let attribute as AttributeDescription:
-            return Value._fromManaged(attributeValue(at: attribute.slot).swiftValue(for: attribute.attributeType))
+            let stored = attributeValue(at: attribute.slot)
+            if let value = stored.typedValue(as: Value.self, for: attribute.attributeType) { return value }
+            return Value._fromManaged(stored.swiftValue(for: attribute.attributeType))
         case let relationship as RelationshipDescription where relationship.isToMany:
             return Value._fromManaged(toManyValue(at: relationship.slot))
         default:
@@ -18,7 +20,8 @@ extension ManagedObject {
         if !refusedAssignments.isEmpty { forgetRefusedAssignments(to: property.name) }
         switch property {
         case let attribute as AttributeDescription:
-            guard let stored = PropertyValue.coerce(value._toManaged, to: attribute.attributeType) else {
+            guard let stored = PropertyValue.typedStorage(of: value, for: attribute.attributeType)
+                    ?? PropertyValue.coerce(value._toManaged, to: attribute.attributeType) else {
                 refuse(key: attribute.name, PropertyValue.refusal(of: value._toManaged, for: attribute.attributeType))
                 return
             }
@@ -33,12 +36,12 @@ extension ManagedObject {
     private func managedProperty(for storage: AnyKeyPath) -> PropertyDescription {
         // The identity of a key path is stable: ManagedPropertyNames keeps each one alive.
         let id = ObjectIdentifier(storage)
-        if let slot = entity.slotByStorageKeyPath.withLock({ $0[id] }) { return entity.slots[slot] }
+        if let slot = entity.slotByStorageKeyPath.slot(for: id) { return entity.slots[slot] }
         let name = ManagedPropertyNames.name(for: storage)
         guard let property = entity.property(named: name) else {
             preconditionFailure("\(type(of: self)).\(name) is declared @Managed but entity \(entity.entityName) has no property '\(name)'; build the model with ManagedObjectModel(managedObjectClasses:).")
         }
-        entity.slotByStorageKeyPath.withLock { $0[id] = property.slot }
+        entity.slotByStorageKeyPath.remember(property.slot, for: id)
         return property
     }
 }

@@ -88,7 +88,7 @@ extension ManagedObject {
                 continue
             }
             let committed = slotValue(from: snapshot.value(at: slot), for: property, in: context)
-            if savedValues[slot] != nil || (state.isInserted && eventValues[slot] != nil) {
+            if savedValues[slot] != nil || (state.isInserted && eventValue(at: slot) != nil) {
                 savedValues[slot] = committed
             } else {
                 slots[slot] = committed

@@ -13,11 +13,40 @@ extension ManagedObject {
 
     func applyDefaults() {
         state.needsDefaults = false
-        slots = entity.slots.map { property in
-            if let attribute = property as? AttributeDescription { return .attribute(attribute.defaultStorage) }
-            let relationship = property as? RelationshipDescription
-            return relationship?.isToMany == true ? .toMany(ToManyRelationship(committed: [])) : .toOne(nil)
+        slots = entity.slots.map(Self.defaultSlot)
+    }
+
+    /// What a property holds in a new object.
+    static func defaultSlot(of property: PropertyDescription) -> Slot {
+        if let attribute = property as? AttributeDescription { return .attribute(attribute.defaultStorage) }
+        let relationship = property as? RelationshipDescription
+        return relationship?.isToMany == true ? .toMany(ToManyRelationship(committed: [])) : .toOne(nil)
+    }
+
+    /// The value a slot had before the changes of the current event, if it changed in it.
+    func eventValue(at slot: Int) -> Slot? {
+        if state.awaitsInsertEvent, slot < 64, insertEventChangedSlots & (1 << slot) != 0 {
+            return Self.defaultSlot(of: entity.slots[slot])
         }
+        return eventValues[slot]
+    }
+
+    /// Every slot changed in the current event, with its value before.
+    var currentEventValues: [Int: Slot] {
+        guard state.awaitsInsertEvent else { return eventValues }
+        return eventValues.merging(insertEventDefaults) { recorded, _ in recorded }
+    }
+
+    /// The slots changed before the object's insert was reported, with their defaults.
+    var insertEventDefaults: [Int: Slot] {
+        var defaults: [Int: Slot] = [:]
+        var remaining = insertEventChangedSlots
+        while remaining != 0 {
+            let slot = remaining.trailingZeroBitCount
+            defaults[slot] = Self.defaultSlot(of: entity.slots[slot])
+            remaining &= remaining - 1
+        }
+        return defaults
     }
 
     private func fireFault() {
@@ -88,6 +117,11 @@ extension ManagedObject {
     /// Records the old value of `slot` before it changes, and tells the context.
     func willChangeSlot(_ slot: Int) {
         materialize()
+        if state.awaitsInsertEvent, slot < 64 {
+            // The insert already queued the report that will include this change.
+            insertEventChangedSlots |= 1 << slot
+            return
+        }
         guard let context = managedObjectContext else { return }
         if !state.isInserted, savedValues[slot] == nil, !isToManySlot(slot) {
             savedValues[slot] = slots[slot]

@@ -49,6 +49,11 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     var savedValues: [Int: Slot] = [:]
     /// Values before the changes of the current event (since the last processPendingChanges).
     var eventValues: [Int: Slot] = [:]
+    /// The slots below 64 changed since the object was inserted, while its insert is not reported
+    /// yet (``ObjectState/awaitsInsertEvent``), and during that report: their values before were
+    /// the entity's defaults, so a new object keeps which slots changed, not a dictionary of old
+    /// values (one allocation per new object, for nothing a bulk insert reads).
+    var insertEventChangedSlots: UInt64 = 0
     /// Assignments refused by key-value coding; reported when the object is saved.
     var refusedAssignments: [ValidationError.Failure] = []
     /// Where a fault's values come from when it fires, if not from a query of its own.
@@ -212,6 +217,8 @@ struct ObjectState {
     /// A new object whose slots have not been filled with the entity's defaults yet.
     var needsDefaults = false
     var isInserted = false
+    /// Inserted, and the insert not reported yet: changes go to ``ManagedObject/insertEventChangedSlots``.
+    var awaitsInsertEvent = false
     var isDeleted = false
     /// The fault could not be fulfilled: the row is gone from the store.
     var isInaccessible = false

@@ -152,7 +152,7 @@ final class SortKeyReader {
     /// An object's key as of the last processed changes.
     func processedValues(of object: ManagedObject) -> Key {
         sortKeys.map { key in
-            guard let first = key.path.steps.first, let slot = Self.slot(of: first), let old = object.eventValues[slot] else {
+            guard let first = key.path.steps.first, let slot = Self.slot(of: first), let old = object.eventValue(at: slot) else {
                 return ManagedObjectContext.sortValue(key, of: object)
             }
             switch (first, old) {
