@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What changed in a context, by object ID: the typed, `Sendable` form of Core Data's context
 /// notifications, delivered by ``ManagedObjectContext/changes(of:)``.
 ///
@@ -23,19 +25,55 @@ public struct ContextChanges: Sendable {
     /// The notification this change set corresponds to.
     public let kind: Kind
     /// Objects inserted (for `objectsDidChange`, temporary IDs of new objects).
-    public let inserted: Set<ManagedObjectID>
+    public var inserted: Set<ManagedObjectID> { ids.set(.inserted) }
     /// Objects whose values changed.
-    public let updated: Set<ManagedObjectID>
+    public var updated: Set<ManagedObjectID> { ids.set(.updated) }
     /// Objects deleted.
-    public let deleted: Set<ManagedObjectID>
+    public var deleted: Set<ManagedObjectID> { ids.set(.deleted) }
     /// Objects whose values were reloaded from the parent store (refreshes and merges).
-    public let refreshed: Set<ManagedObjectID>
+    public var refreshed: Set<ManagedObjectID> { ids.set(.refreshed) }
     /// Objects that became unusable.
-    public let invalidated: Set<ManagedObjectID>
+    public var invalidated: Set<ManagedObjectID> { ids.set(.invalidated) }
     /// Whether every object became unusable (``ManagedObjectContext/reset()``).
     public let invalidatedAll: Bool
     /// For updated and refreshed objects, the keys that changed, where known.
     public let changedKeys: [ManagedObjectID: Set<String>]
+
+    private let ids: ChangedIDs
+
+    fileprivate init(kind: Kind, invalidatedAll: Bool, changedKeys: [ManagedObjectID: Set<String>], ids: ChangedIDs) {
+        self.kind = kind
+        self.invalidatedAll = invalidatedAll
+        self.changedKeys = changedKeys
+        self.ids = ids
+    }
+}
+
+/// The IDs of a change set: taken as lists when the event happens, and made into sets when first
+/// read. A save of 100,000 new objects is announced several times (objects did change, did
+/// save), and hashing every ID into a set each time cost as much as writing the rows, for sets
+/// nobody may read.
+fileprivate final class ChangedIDs: Sendable {
+    enum Kind: Int, CaseIterable {
+        case inserted, updated, deleted, refreshed, invalidated
+    }
+
+    private let lists: [[ManagedObjectID]]
+    private let sets: Mutex<[Set<ManagedObjectID>?]>
+
+    init(_ lists: [[ManagedObjectID]]) {
+        self.lists = lists
+        sets = Mutex(Array(repeating: nil, count: Kind.allCases.count))
+    }
+
+    func set(_ kind: Kind) -> Set<ManagedObjectID> {
+        sets.withLock { sets in
+            if let set = sets[kind.rawValue] { return set }
+            let set = Set(lists[kind.rawValue])
+            sets[kind.rawValue] = set
+            return set
+        }
+    }
 }
 
 /// One change event, as observers inside the library see it: objects as well as IDs, the slots
@@ -84,22 +122,18 @@ struct ContextEvent {
             let objectKeys = changedKeys(of: object)
             if !objectKeys.isEmpty { keys[object.objectID, default: []].formUnion(objectKeys) }
         }
-        return ContextChanges(
-            kind: kind,
-            inserted: Self.ids(of: inserted, adding: insertedIDs),
-            updated: Self.ids(of: updated, adding: updatedIDs),
-            deleted: Self.ids(of: deleted, adding: deletedIDs),
-            refreshed: Self.ids(of: refreshed, adding: []),
-            invalidated: Self.ids(of: invalidated, adding: []),
-            invalidatedAll: invalidatedAll,
-            changedKeys: keys)
+        return ContextChanges(kind: kind, invalidatedAll: invalidatedAll, changedKeys: keys, ids: ChangedIDs([
+            Self.ids(of: inserted, adding: insertedIDs), Self.ids(of: updated, adding: updatedIDs),
+            Self.ids(of: deleted, adding: deletedIDs), Self.ids(of: refreshed, adding: []), Self.ids(of: invalidated, adding: []),
+        ]))
     }
 
-    /// The objects' IDs and `ids`, in a set sized once for all of them.
-    private static func ids(of objects: Set<ManagedObject>, adding ids: Set<ManagedObjectID>) -> Set<ManagedObjectID> {
-        var result = ids
+    /// The objects' IDs and `ids`, in a list sized once for all of them.
+    private static func ids(of objects: Set<ManagedObject>, adding ids: Set<ManagedObjectID>) -> [ManagedObjectID] {
+        var result: [ManagedObjectID] = []
         result.reserveCapacity(ids.count + objects.count)
-        for object in objects { result.insert(object.objectID) }
+        result.append(contentsOf: ids)
+        for object in objects { result.append(object.objectID) }
         return result
     }
 }

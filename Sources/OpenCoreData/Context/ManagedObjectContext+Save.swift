@@ -142,7 +142,7 @@ extension ManagedObjectContext {
     /// Makes the saved changes committed, forgets saved deletions, runs didSave hooks, and posts
     /// did-save with `saved`.
     private func finishSave(_ saved: SavedChanges) {
-        var savedInsertions: [ManagedObject?] = insertedSet.ordered
+        var savedInsertions = insertedSet.ordered
         do {
             let updated = changedSet.filter { !$0.isDeleted && $0.hasPropertyChanges }
             var event = ContextEvent(kind: .didSave)
@@ -170,9 +170,9 @@ extension ManagedObjectContext {
         // Once observers have heard of the save (and dropped what they do not keep), the context
         // stops holding the objects it inserted: each is let go if nothing else references it,
         // and registered weakly otherwise.
-        for index in savedInsertions.indices {
-            guard let id = savedInsertions[index]?.objectID else { continue }
-            savedInsertions[index] = nil
+        while !savedInsertions.isEmpty {
+            // The list's reference goes with this statement, before the registry's is looked at.
+            let id = savedInsertions.removeLast().objectID
             if let entry = registry.index(forKey: id) { _ = registry.values[entry].releaseHeldObject() }
         }
     }

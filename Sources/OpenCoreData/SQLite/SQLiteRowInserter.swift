@@ -36,29 +36,60 @@ struct SQLiteRowInserter {
         self.loaded = loaded
     }
 
-    /// Inserts `row`, with temporary IDs (its own and those it points to) replaced by
+    /// Inserts `row` under primary key `key`, with temporary IDs it points to replaced by
     /// `permanentIDs`.
-    func insert(_ row: RowSnapshot, permanentIDs: [ManagedObjectID: ManagedObjectID]) throws {
+    func insert(_ row: RowSnapshot, key: Int64, permanentIDs: [ManagedObjectID: ManagedObjectID]) throws {
         let sqliteStatement = statement.sqliteStatement
         // The previous row's execution left the statement done; SQLite binds only after a reset.
         sqlite3_reset(sqliteStatement)
         for (index, source) in sources.enumerated() {
-            let value: DatabaseValue
+            let parameter = Int32(index + 1)
+            let code: Int32
             switch source {
             case .primaryKey:
-                value = (permanentIDs[row.objectID] ?? row.objectID).key.databaseValue
+                code = sqlite3_bind_int64(sqliteStatement, parameter, key)
             case .constant(let constant):
-                value = constant
+                code = constant.bind(to: sqliteStatement, at: parameter)
             case .property(let property, let slot, let column):
                 var stored = row.value(at: slot)
                 if case .object(let id) = stored, let permanent = permanentIDs[id] { stored = .object(permanent) }
-                value = loaded.columnValue(column, of: property, storing: stored)
+                code = column == 0 ? Self.bind(stored, to: sqliteStatement, at: parameter)
+                    : loaded.columnValue(column, of: property, storing: stored).bind(to: sqliteStatement, at: parameter)
             }
-            let code = value.bind(to: sqliteStatement, at: Int32(index + 1))
-            guard code == ResultCode.SQLITE_OK.rawValue else {
+            guard code == SQLITE_OK else {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot bind column \(index + 1)", sql: statement.sql)
             }
         }
         try statement.execute()
     }
+
+    /// Binds a value in its stored form (see ``SQLiteValueCoding``): the common kinds straight
+    /// through SQLite's API, where a GRDB `DatabaseValue` in between cost as much as the binding.
+    private static func bind(_ value: PropertyValue, to statement: SQLiteStatement, at parameter: Int32) -> Int32 {
+        switch value {
+        case .null:
+            return sqlite3_bind_null(statement, parameter)
+        case .integer(let integer):
+            return sqlite3_bind_int64(statement, parameter, integer)
+        case .double(let double):
+            return sqlite3_bind_double(statement, parameter, double)
+        case .boolean(let bool):
+            return sqlite3_bind_int64(statement, parameter, bool ? 1 : 0)
+        case .date(let date):
+            return sqlite3_bind_double(statement, parameter, date.timeIntervalSinceReferenceDate)
+        case .object(let id):
+            return sqlite3_bind_int64(statement, parameter, id.key)
+        case .string(var text):
+            return text.withUTF8 { bytes in
+                // A null pointer would bind NULL, not an empty string.
+                guard let base = bytes.baseAddress else { return sqlite3_bind_text(statement, parameter, "", 0, transient) }
+                return sqlite3_bind_text(statement, parameter, base, Int32(bytes.count), transient)
+            }
+        case .decimal, .data, .uuid, .uri:
+            return SQLiteValueCoding.databaseValue(value).bind(to: statement, at: parameter)
+        }
+    }
 }
+
+/// SQLite's `SQLITE_TRANSIENT`: it copies the bytes before the call returns.
+private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)

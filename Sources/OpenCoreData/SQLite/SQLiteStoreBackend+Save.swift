@@ -45,11 +45,15 @@ extension SQLiteStoreBackend {
 
     private func write(_ request: SaveRequest, _ db: Database, loaded: Loaded) throws -> SaveOutcome {
         let schema = loaded.schema
+        // Each new row's primary key, in the request's order, and the permanent IDs of new rows.
+        var keys = request.inserted.map(\.objectID.key)
         var mapping: [ManagedObjectID: ManagedObjectID] = [:]
-        let temporary = request.inserted.map(\.objectID).filter(\.isTemporaryID)
-        for group in Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity.rootEntity) }).values {
-            let keys = try allocate(db, root: group[0].entity.rootEntity, count: group.count)
-            for (id, key) in zip(group, keys) {
+        mapping.reserveCapacity(request.inserted.count)
+        for rows in Self.temporaryRowsByHierarchy(request.inserted) {
+            let allocated = try allocate(db, root: request.inserted[rows[0]].objectID.entity.rootEntity, count: rows.count)
+            for (row, key) in zip(rows, allocated) {
+                let id = request.inserted[row].objectID
+                keys[row] = key
                 mapping[id] = ManagedObjectID(entity: id.entity, storeIdentifier: loaded.identifier, primaryKey: key)
             }
         }
@@ -80,12 +84,17 @@ extension SQLiteStoreBackend {
             return .conflicts(conflicted.map { StoreConflict(objectID: $0, current: current[$0]) })
         }
         var inserters: [ObjectIdentifier: SQLiteRowInserter] = [:]
-        for row in request.inserted {
-            let entity = ObjectIdentifier(row.objectID.entity)
-            if inserters[entity] == nil, let table = schema.table(for: row.objectID.entity) {
-                inserters[entity] = try SQLiteRowInserter(entity: row.objectID.entity, table: table, db, loaded: loaded)
+        // Rows of one entity usually come together: the last inserter serves them without a lookup.
+        var current: (entity: EntityDescription, inserter: SQLiteRowInserter)?
+        for (row, key) in zip(request.inserted, keys) {
+            let entity = row.objectID.entity
+            if current?.entity !== entity {
+                if inserters[ObjectIdentifier(entity)] == nil, let table = schema.table(for: entity) {
+                    inserters[ObjectIdentifier(entity)] = try SQLiteRowInserter(entity: entity, table: table, db, loaded: loaded)
+                }
+                current = inserters[ObjectIdentifier(entity)].map { (entity, $0) }
             }
-            try inserters[entity]?.insert(row, permanentIDs: mapping)
+            try current?.inserter.insert(row, key: key, permanentIDs: mapping)
         }
         for change in save.joinChanges {
             try writeLink(change, db, loaded: loaded)
@@ -93,6 +102,24 @@ extension SQLiteStoreBackend {
         try deleteLinks(of: save.deleted.map(\.objectID), db, schema: schema)
         try advanceGeneration(db)
         return .committed(permanentIDs: mapping, preImages: preImages)
+    }
+
+    /// The positions of the rows with temporary IDs, grouped by entity hierarchy (one table and
+    /// one key sequence each), in order.
+    private static func temporaryRowsByHierarchy(_ rows: [RowSnapshot]) -> [[Int]] {
+        var groups: [(root: EntityDescription, rows: [Int])] = []
+        for (position, row) in rows.enumerated() where row.objectID.isTemporaryID {
+            let root: EntityDescription = row.objectID.entity.rootEntity
+            // A save holds few hierarchies: the last group, then a search.
+            if let last = groups.indices.last, groups[last].root === root {
+                groups[last].rows.append(position)
+            } else if let group = groups.firstIndex(where: { $0.root === root }) {
+                groups[group].rows.append(position)
+            } else {
+                groups.append((root, [position]))
+            }
+        }
+        return groups.map(\.rows)
     }
 
     /// The entity and the slots an update writes: what its SQL text depends on.
