@@ -29,13 +29,18 @@ import Testing
             #expect(screenSQL.first?.contains("FROM \"FailedBankInfo\"") == true)
             #expect(screenSQL.last?.contains("FROM \"FailedBankDetails\"") == true)
             #expect(context.loadedCount(of: FailedBankInfo.self) == BankList.batchSize)
-            // Details nothing holds on to leave the context again; none beyond the batch was loaded.
-            #expect(context.loadedCount(of: FailedBankDetails.self) <= BankList.batchSize)
+            // The batch's twenty details came with it, kept as faults with their values at hand;
+            // the ten rows shown fired theirs, the ten below the screen did not.
+            #expect(context.registeredCount(of: FailedBankDetails.self) == BankList.batchSize)
+            #expect(context.loadedCount(of: FailedBankDetails.self) == BankList.screenRows)
 
             // Scrolling to the end of the batch reads nothing; the next row loads the next batch.
             #expect(store.trace.selects { _ = (BankList.screenRows..<BankList.batchSize).map { BankRow(list.bank(atRow: $0)) } }.isEmpty)
+            #expect(context.loadedCount(of: FailedBankDetails.self) == BankList.batchSize)
             #expect(store.trace.selects { _ = BankRow(list.bank(atRow: BankList.batchSize)) }.count == 2)
             #expect(context.loadedCount(of: FailedBankInfo.self) == 2 * BankList.batchSize)
+            #expect(context.registeredCount(of: FailedBankDetails.self) == 2 * BankList.batchSize)
+            #expect(context.loadedCount(of: FailedBankDetails.self) == BankList.batchSize + 1)
         }
     }
 

@@ -33,4 +33,9 @@ extension ManagedObjectContext {
     func loadedCount<T: ManagedObject>(of type: T.Type) -> Int {
         registeredObjects.filter { $0 is T && !$0.isFault }.count
     }
+
+    /// How many objects of a class are registered here, faults included.
+    func registeredCount<T: ManagedObject>(of type: T.Type) -> Int {
+        registeredObjects.filter { $0 is T }.count
+    }
 }

@@ -4,7 +4,8 @@ import Testing
 import WorldCupApp
 
 /// The page in a real headless Chromium: two windows follow every change, the same as a fresh
-/// fetch; names are text, never markup. Fails, not skips, when the browser cannot run.
+/// fetch, applying each batch in place with an animation and never reloading; names are text,
+/// never markup. Fails, not skips, when the browser cannot run.
 ///
 /// `OCD_UPDATE_SCREENSHOT=1 swift test --filter BrowserTests` rewrites the README's
 /// `Docs/worldcup.png`; otherwise the screenshot goes to a temporary file.
@@ -17,9 +18,29 @@ import WorldCupApp
                 let table: Table
             }
 
+            /// A CSS animation or transition that started on a row or a section.
+            struct Motion: Decodable, Hashable, CustomStringConvertible {
+                /// `team` or `zone`.
+                let on: String
+                /// The team's or the zone's name.
+                let label: String
+                /// `animation` or `transition`.
+                let kind: String
+                /// The animation's name, or the property the transition animates.
+                let name: String
+
+                var description: String { "\(kind) \(name) on \(on) \(label)" }
+            }
+
             let name: String
             let fresh: Fresh
             let pages: [Table]
+            /// The mark each page's document got when the script opened it; nil if it was replaced.
+            let loads: [String?]
+            /// The batches each page has applied since it was loaded.
+            let batches: [Int]
+            /// What started moving on each page since the checkpoint before.
+            let motion: [[Motion]]
         }
 
         struct Markup: Decodable {
@@ -101,12 +122,43 @@ import WorldCupApp
                 #expect(page == checkpoint.fresh.table, "\(checkpoint.name): page \(number + 1) differs from a fresh fetch")
             }
         }
-        let afterClick = try #require(report.checkpoints.dropFirst().first).fresh.table
-        #expect(afterClick.names["Africa"] == ["Kessaria", "Tamboro", "Nuvanga", "Zalindi"])
-        let afterAdd = try #require(report.checkpoints.dropFirst(2).first).fresh.table
-        #expect(afterAdd.sections.map(\.name).contains("Caribbean"))
-        #expect(afterAdd.indexTitles == ["A", "C", "E", "N", "O", "S"])
+        let afterClick = try #require(report.checkpoints.dropFirst().first)
+        #expect(afterClick.fresh.table.names["Africa"] == ["Kessaria", "Tamboro", "Nuvanga", "Zalindi"])
+        let afterAdd = try #require(report.checkpoints.dropFirst(2).first)
+        #expect(afterAdd.fresh.table.sections.map(\.name).contains("Caribbean"))
+        #expect(afterAdd.fresh.table.indexTitles == ["A", "C", "E", "N", "O", "S"])
         #expect(report.message == "Added Brumeholm.")
+
+        // Each change shows as it is applied: the team that won flashes and slides up, the new
+        // zone and its team come in with their entrance animation, on both pages.
+        typealias Motion = Report.Checkpoint.Motion
+        let clickMotion: Set = [Motion(on: "team", label: "Tamboro", kind: "animation", name: "flash"),
+                                Motion(on: "team", label: "Tamboro", kind: "transition", name: "transform")]
+        let addMotion: Set = [Motion(on: "zone", label: "Caribbean", kind: "animation", name: "enter"),
+                              Motion(on: "team", label: "Brumeholm", kind: "animation", name: "enter"),
+                              Motion(on: "team", label: "Brumeholm", kind: "animation", name: "flash")]
+        for (checkpoint, expected) in [(afterClick, clickMotion), (afterAdd, addMotion)] {
+            for (number, motion) in checkpoint.motion.enumerated() {
+                #expect(expected.isSubset(of: motion), "\(checkpoint.name): page \(number + 1) showed \(motion)")
+            }
+        }
+
+        // Neither page reloaded to show a change: each kept the document it was opened with
+        // (page 1 until the test reloaded it), and applied in place, one by one, exactly the
+        // batches the server sent after it opened.
+        let reload = try #require(report.checkpoints.firstIndex { $0.name == "reloaded page 1" })
+        #expect(report.checkpoints.map(\.loads) == report.checkpoints.indices.map {
+            ["page 1, load \($0 < reload ? 1 : 2)", "page 2, load 1"]
+        })
+        let sequenceNumbers = report.checkpoints.map(\.fresh.seq)
+        #expect(zip(sequenceNumbers, sequenceNumbers.dropFirst()).map { $1 - $0 } == [1, 1, 1, 0, 40, 0, 0])
+        for checkpoint in report.checkpoints {
+            for (number, load) in checkpoint.loads.enumerated() {
+                guard let load, let opened = report.checkpoints.first(where: { $0.loads[number] == load }) else { continue }
+                #expect(checkpoint.batches[number] - opened.batches[number] == checkpoint.fresh.seq - opened.fresh.seq,
+                        "\(checkpoint.name): batches page \(number + 1) applied since \(opened.name)")
+            }
+        }
 
         let afterMarkup = try #require(report.checkpoints.dropFirst(3).first)
         #expect(afterMarkup.pages.allSatisfy { $0.teams.contains { $0.name == Self.markupName } })

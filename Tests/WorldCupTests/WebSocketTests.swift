@@ -42,8 +42,17 @@ import WorldCupApp
                     (.text(#"{"type": "win", "team": "p999"}"#), #"no team has the ID "p999""#),
                     (.text(#"{"type": "add", "name": " ", "zone": "Asia"}"#), "the team's name is empty"),
                     (.binary(ByteBuffer(string: "{}")), "send JSON messages as text frames"),
+                    (.text("null"), "expected a JSON object, not null"),
+                    (.text(#"["win", "p1"]"#), "expected a JSON object, not an array"),
+                    (.text("7"), "expected a JSON object, not a number"),
+                    (.text(#"{"type": "win", "team": null}"#), #""team" should be a string, not null"#),
+                    (.text(#"{"type": "add", "name": "\#(String(repeating: "é", count: 61))", "zone": "Asia"}"#),
+                     "the team's name has 61 characters; at most 60 are allowed"),
                     (.text(#"{"type": "add", "name": "\#(String(repeating: "x", count: 5000))", "zone": "Asia"}"#),
                      "the message has 5043 bytes; at most 4096 are read"),
+                    // One frame as large as the server reads (browsers send a message as one frame).
+                    (.text(String(repeating: " ", count: WorldCupSocket.maxReadSize)),
+                     "the message has \(WorldCupSocket.maxReadSize) bytes; at most 4096 are read"),
                 ]
                 for (frame, reason) in refusals {
                     try await outbound.write(frame)
@@ -63,6 +72,61 @@ import WorldCupApp
                 try await outbound.close(.normalClosure, reason: nil)
             }
         }
+    }
+
+    /// Opens a connection, sends what `send` writes after the snapshot, expects error frames with
+    /// `reasons` and then the end of the connection, and returns the server's close frame.
+    private func closedConnection(
+        saying reasons: [String],
+        after send: @escaping @Sendable (WebSocketOutboundWriter) async throws -> Void
+    ) async throws -> WebSocketCloseFrame? {
+        let fixture = try await TestScoreboard()
+        let app = try WorldCupServer.application(scoreboard: fixture.scoreboard, port: 0)
+        return try await app.test(.live) { client in
+            try await client.ws(WorldCupSocket.path) { inbound, outbound, _ in
+                var reader = Reader(inbound)
+                guard case .snapshot = try await reader.next() else {
+                    Issue.record("the page got no snapshot")
+                    return
+                }
+                try await send(outbound)
+                for reason in reasons {
+                    #expect(try await reader.next() == .error(reason: reason))
+                }
+                #expect(try await reader.iterator.next() == nil, "the connection stayed open")
+            }
+        }
+    }
+
+    @Test func aMessageLongerThanTheServerReadsGetsItsReasonThenTheConnectionCloses() async throws {
+        let limit = WorldCupSocket.maxReadSize
+        let reason = "the message has more than \(limit) bytes, the most the server reads; the connection closes"
+        let close = try await closedConnection(saying: ["the message has \(limit) bytes; at most 4096 are read", reason]) { outbound in
+            // Both in frames of the client's 16 KiB: the first is as long as the server reads.
+            try await outbound.writeTextMessage(String(repeating: " ", count: limit))
+            try await outbound.writeTextMessage(String(repeating: " ", count: limit + 1))
+        }
+        #expect(close?.closeCode == .messageTooLarge)
+        #expect(close?.reason == reason)
+    }
+
+    @Test func aContinuationFrameWithNoMessageToContinueClosesTheConnectionSayingSo() async throws {
+        let reason = "a continuation frame came with no message to continue"
+        let close = try await closedConnection(saying: [reason]) { outbound in
+            try await outbound.write(.custom(.init(fin: true, opcode: .continuation, data: ByteBuffer(string: "{}"))))
+        }
+        #expect(close?.closeCode == .protocolError)
+        #expect(close?.reason == reason)
+    }
+
+    @Test func aMessageBegunInsideAnotherClosesTheConnectionSayingSo() async throws {
+        let reason = "a new message began before the last one's final frame"
+        let close = try await closedConnection(saying: [reason]) { outbound in
+            try await outbound.write(.custom(.init(fin: false, opcode: .text, data: ByteBuffer(string: "{"))))
+            try await outbound.write(.text(#"{"type": "snapshot"}"#))
+        }
+        #expect(close?.closeCode == .protocolError)
+        #expect(close?.reason == reason)
     }
 
     @Test func twoPagesGetTheSameBatches() async throws {

@@ -15,6 +15,11 @@ public enum ClientMessage: Sendable, Equatable, Decodable {
 
     private enum CodingKeys: String, CodingKey { case type, team }
 
+    /// Reads a message from its `type` and, for `win` and `add`, the fields that go with it.
+    ///
+    /// - Throws: ``WorldCupError`` of kind ``WorldCupError/Kind/malformedRequest`` for an unknown
+    ///   `type`, or of kind ``WorldCupError/Kind/invalidInput`` for a team to add that
+    ///   ``NewTeam/init(name:zone:)`` refuses; `DecodingError` for a missing or mistyped field.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(String.self, forKey: .type) {

@@ -62,6 +62,7 @@ public struct RowPosition: Codable, Sendable, Hashable, CustomStringConvertible 
         self.row = row
     }
 
+    /// `[section,row]`, as table.js's errors write a position.
     public var description: String { "[\(section),\(row)]" }
 }
 
@@ -70,7 +71,14 @@ public struct RowPosition: Codable, Sendable, Hashable, CustomStringConvertible 
 public struct ChangeBatch: Codable, Sendable, Equatable {
     /// What happened to a section or row.
     public enum Change: String, Codable, Sendable {
-        case insert, delete, move, update
+        /// A section or row that is new: place it at its new position.
+        case insert
+        /// A section or row that is gone: remove it from its old position.
+        case delete
+        /// A row that changed place: remove it from its old position and place it at its new one.
+        case move
+        /// A row whose team changed but not its place: show the new values where it is.
+        case update
     }
 
     /// A section inserted (at its new index) or deleted (at its old one).
@@ -144,6 +152,8 @@ public enum ServerMessage: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey { case type, seq, table, batch, request, team, reason }
 
+    /// Writes the message as the page reads it: an object whose `type` (`snapshot`, `batch`,
+    /// `ack` or `error`) says which other fields it has.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
@@ -165,6 +175,9 @@ public enum ServerMessage: Codable, Sendable, Equatable {
         }
     }
 
+    /// Reads a message written by ``encode(to:)``.
+    ///
+    /// - Throws: `DecodingError` when a field is missing or the `type` is not one of the four.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(String.self, forKey: .type) {

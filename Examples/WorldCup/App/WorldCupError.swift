@@ -28,6 +28,7 @@ public struct WorldCupError: Error, Equatable, Sendable, CustomStringConvertible
         self.reason = reason
     }
 
+    /// The reason alone, so that logs and interpolations read as the page does.
     public var description: String { reason }
 
     static func missingResource(_ name: String) -> WorldCupError {

@@ -30,7 +30,8 @@ public enum WorldCupServer {
     ) throws -> Application<RouterResponder<BasicRequestContext>> {
         Application(
             router: try router ?? WorldCupRoutes.router(for: scoreboard),
-            server: .http1WebSocketUpgrade(webSocketRouter: WorldCupSocket.router(for: scoreboard)),
+            server: .http1WebSocketUpgrade(webSocketRouter: WorldCupSocket.router(for: scoreboard),
+                                           configuration: WorldCupSocket.configuration),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "worldcup"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger

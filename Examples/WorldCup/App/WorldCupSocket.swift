@@ -9,8 +9,15 @@ public enum WorldCupSocket {
     public static let path = "/live"
     /// The largest message carried out, in bytes; a larger one gets an error frame.
     public static let maxMessageSize = 4096
-    /// The largest message read at all; a larger one closes the connection (code 1009).
-    static let maxReadSize = 64 * 1024
+    /// The largest message read at all, in bytes, and the largest frame. A message sent in
+    /// frames that add up to more gets an error frame, then the connection closes with code 1009
+    /// and the same reason. A single frame larger than this is refused by SwiftNIO's frame
+    /// decoder, before the server sees it, with code 1009 and no reason.
+    public static let maxReadSize = 64 * 1024
+
+    /// The WebSocket settings the server upgrades with: frames as large as ``maxReadSize``, so
+    /// that a message sent in one frame (as browsers send them) reaches the size checks here.
+    public static let configuration = HTTP1WebSocketUpgradeChannel.Configuration(ws: .init(maxFrameSize: maxReadSize))
 
     /// A router that upgrades `GET /live` and serves pages from `scoreboard`.
     public static func router(for scoreboard: Scoreboard) -> Router<BasicWebSocketRequestContext> {
@@ -18,20 +25,66 @@ public enum WorldCupSocket {
         router.ws(RouterPath(stringLiteral: path)) { inbound, outbound, _ in
             let subscription = await scoreboard.subscribe()
             defer { subscription.cancel() }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                // One writer, so that batches and replies never interleave inside a frame.
+            try await withThrowingTaskGroup(of: Ending.self) { group in
+                // One writer, so that batches and replies go out in the order they were made.
                 group.addTask {
-                    for await text in subscription.messages { try await outbound.write(.text(text)) }
-                    // The feed ended without the page leaving: the server is stopping.
-                    if !Task.isCancelled { try await outbound.close(.goingAway, reason: "the server is stopping") }
+                    do {
+                        for await text in subscription.messages { try await outbound.write(.text(text)) }
+                    } catch {
+                        return .writeFailed
+                    }
+                    return .feedEnded
                 }
-                for try await message in inbound.messages(maxSize: maxReadSize) {
-                    await handle(message, from: subscription, scoreboard: scoreboard)
+                group.addTask {
+                    var messages = InboundMessages(inbound, maxSize: maxReadSize)
+                    while let next = try await messages.next() {
+                        switch next {
+                        case .message(let message):
+                            await handle(message, from: subscription, scoreboard: scoreboard)
+                        case .refused(let refusal):
+                            return .refused(refusal)
+                        }
+                    }
+                    return .pageLeft
                 }
-                group.cancelAll()
+                var ending = try await group.next()
+                // A connection that broke under a write ends the reading too; until then the page's
+                // requests are still carried out.
+                if case .writeFailed = ending { ending = try await group.next() }
+                switch ending {
+                case .feedEnded:
+                    // The feed ended without the page leaving: the server is stopping. The page
+                    // answers the close, which ends the reading.
+                    try await outbound.close(.goingAway, reason: "the server is stopping")
+                case .refused(let refusal):
+                    // The page learns why on its feed, after everything already sent to it, then
+                    // in the close frame.
+                    subscription.reply(.error(reason: refusal.reason))
+                    subscription.cancel()
+                    _ = try await group.next()
+                    switch refusal {
+                    case .tooLarge: try await outbound.close(.messageTooLarge, reason: refusal.reason)
+                    case .outOfOrder: try await outbound.close(.protocolError, reason: refusal.reason)
+                    }
+                case .pageLeft, .writeFailed, nil:
+                    // Nothing more to write to a page that left.
+                    group.cancelAll()
+                }
             }
         }
         return router
+    }
+
+    /// Why one of a connection's two tasks ended.
+    enum Ending: Sendable {
+        /// The page closed the connection.
+        case pageLeft
+        /// The page's feed ended: the server is stopping, or the connection is being closed.
+        case feedEnded
+        /// Writing to the page failed.
+        case writeFailed
+        /// The page sent something the server stops reading at.
+        case refused(InboundMessages.Refusal)
     }
 
     /// Carries out one message and replies on the page's own feed.
@@ -58,5 +111,68 @@ public enum WorldCupSocket {
         } catch {
             subscription.reply(.error(reason: "the request failed: \(error)"))
         }
+    }
+}
+
+/// A page's messages, put together from their frames as `messages(maxSize:)` does, but with the
+/// reason when one cannot be read: that reader throws an error the server cannot tell apart from
+/// others, and the connection then closes without saying why.
+struct InboundMessages {
+    /// Why the server stops reading a page's messages.
+    enum Refusal: Sendable, Equatable {
+        /// A message longer than the most the server reads.
+        case tooLarge(maxSize: Int)
+        /// A frame that continues no message, or a message begun inside another.
+        case outOfOrder(String)
+
+        /// The reason, for the error frame and the close frame (at most 123 bytes).
+        var reason: String {
+            switch self {
+            case .tooLarge(let maxSize):
+                "the message has more than \(maxSize) bytes, the most the server reads; the connection closes"
+            case .outOfOrder(let reason):
+                reason
+            }
+        }
+    }
+
+    /// What a page sent next.
+    enum Next {
+        /// A whole message.
+        case message(WebSocketMessage)
+        /// Something the server stops reading at, and why.
+        case refused(Refusal)
+    }
+
+    private var frames: WebSocketInboundStream.AsyncIterator
+    private let maxSize: Int
+
+    /// Reads `inbound`'s frames, refusing a message of more than `maxSize` bytes.
+    init(_ inbound: WebSocketInboundStream, maxSize: Int) {
+        frames = inbound.makeAsyncIterator()
+        self.maxSize = maxSize
+    }
+
+    /// The next message, a refusal, or nil once the page has closed the connection.
+    mutating func next() async throws -> Next? {
+        guard var frame = try await frames.next() else { return nil }
+        let opcode = frame.opcode
+        guard opcode != .continuation else {
+            return .refused(.outOfOrder("a continuation frame came with no message to continue"))
+        }
+        var data = frame.data
+        while true {
+            guard data.readableBytes <= maxSize else { return .refused(.tooLarge(maxSize: maxSize)) }
+            if frame.fin { break }
+            guard let following = try await frames.next() else { return nil }
+            guard following.opcode == .continuation else {
+                return .refused(.outOfOrder("a new message began before the last one's final frame"))
+            }
+            frame = following
+            // The server's frames are at most ``WorldCupSocket/maxReadSize`` bytes, so this holds at
+            // most twice `maxSize` before the check above refuses it.
+            data.writeImmutableBuffer(following.data)
+        }
+        return .message(opcode == .text ? .text(String(buffer: data)) : .binary(data))
     }
 }

@@ -4,8 +4,10 @@ Opens the page twice, clicks a team in the first, adds a team in a new zone and 
 name is markup through the form of the second, reloads the first, has the test make random
 writes (POST /_test/random-writes) while both watch, hands the second page a gap in the batches
 and a batch that does not fit, and after each step reads both
-pages' tables from the DOM next to the test's own fresh fetch (GET /_test/fresh). Then runs
-table.js's applyBatch over recorded batches. Prints one JSON object on stdout; the Swift test
+pages' tables from the DOM next to the test's own fresh fetch (GET /_test/fresh), with the mark
+each document got when it was opened, the number of batches each page applied, and the CSS
+animations and transitions that started on rows and sections. Then runs table.js's applyBatch
+over recorded batches. Prints one JSON object on stdout; the Swift test
 makes the comparisons. Exits 1, with {"error": ...}, when the browser cannot start or a step
 cannot be done.
 """
@@ -64,6 +66,29 @@ return { table: failure ? null : list.table(), failure, refusal };
 """
 
 
+# Marks the document, so that a reload (which would replace it) shows, and records the CSS
+# animations and transitions that start on rows and sections from now on.
+WATCH_PAGE = """
+window.browserTest = { load: arguments[0], motion: [] };
+function record(target, kind, name) {
+  let on, label;
+  if (target.matches('li.team')) {
+    on = 'team';
+    label = target.querySelector('.name').textContent;
+  } else if (target.matches('section.zone')) {
+    on = 'zone';
+    label = target.querySelector('h2').textContent;
+  } else {
+    return;
+  }
+  window.browserTest.motion.push({ on, label, kind, name });
+}
+document.addEventListener('animationstart', (event) => record(event.target, 'animation', event.animationName));
+document.addEventListener('transitionrun', (event) => record(event.target, 'transition', event.propertyName));
+"""
+
+READ_WATCH = "return window.browserTest ? { load: window.browserTest.load, motion: window.browserTest.motion } : { load: null, motion: [] }"
+
 INJECT = """
 const EMPTY = { sections: [], rows: [], indexTitles: [] };
 const first = document.querySelector('li.team').dataset.id;
@@ -106,6 +131,14 @@ def wait(description, condition, timeout=120):
     raise Failure(f"timed out after {timeout} s waiting for {description}")
 
 
+def wait_quietly(condition, timeout):
+    """`wait` that gives up without failing: for what the Swift test checks afterwards."""
+    try:
+        return wait("", condition, timeout)
+    except Failure:
+        return None
+
+
 def page_seq(driver):
     return driver.execute_script("return window.worldCup && window.worldCup.awaitingSnapshot === false ? window.worldCup.seq : null")
 
@@ -124,29 +157,46 @@ class Session:
         self.arguments = arguments
         self.pages = []
         self.checkpoints = []
+        self.loads = {}
 
     def fresh(self):
         with urllib.request.urlopen(self.arguments.url + "/_test/fresh", timeout=120) as response:
             return json.load(response)
 
-    def open_page(self, driver):
+    def open_page(self, driver, number):
         driver.get(self.arguments.url + "/")
         # Live: the socket's snapshot has arrived.
         wait("the page's WebSocket snapshot", lambda: driver.execute_script(
             "return window.worldCup && window.worldCup.snapshots >= 2 && !window.worldCup.awaitingSnapshot"))
+        self.loads[number] = self.loads.get(number, 0) + 1
+        driver.execute_script(WATCH_PAGE, f"page {number}, load {self.loads[number]}")
 
-    def checkpoint(self, name, actor=None, before=None):
+    def checkpoint(self, name, actor=None, before=None, motion=()):
         """Waits for `actor` to apply a batch after `before`, then for both pages to reach the
-        server's sequence number, and records both tables next to a fresh fetch."""
+        server's sequence number, and for each page to start the animations and transitions in
+        `motion` ((label, animation or property name) pairs); records both tables next to a fresh
+        fetch, with each page's load mark, applied batches and what moved since the last one."""
         if actor is not None:
             wait(f"{name}: a batch on the page that acted", lambda: (page_seq(actor) or -1) > before)
         fresh = self.fresh()
         for number, driver in enumerate(self.pages):
             wait(f"{name}: page {number + 1} reaching batch {fresh['seq']}", lambda: page_seq(driver) == fresh["seq"])
+        # Animations start on the frame after the batch. A page that does not animate waits
+        # out the timeout, and the Swift test says what was missing.
+        for driver in self.pages:
+            wait_quietly(lambda: all(any(entry["label"] == label and entry["name"] == moved
+                                         for entry in driver.execute_script(READ_WATCH)["motion"])
+                                     for label, moved in motion), timeout=30)
+        watched = [driver.execute_script(READ_WATCH) for driver in self.pages]
+        for driver in self.pages:
+            driver.execute_script("if (window.browserTest) window.browserTest.motion = []")
         self.checkpoints.append({
             "name": name,
             "fresh": fresh,
             "pages": [driver.execute_script(READ_TABLE) for driver in self.pages],
+            "loads": [page["load"] for page in watched],
+            "batches": [driver.execute_script("return window.worldCup.batches") for driver in self.pages],
+            "motion": [page["motion"] for page in watched],
         })
 
     def add_team(self, driver, name, zone):
@@ -161,8 +211,8 @@ class Session:
         try:
             self.pages = [start_browser(arguments.width, arguments.height) for _ in range(2)]
             first, second = self.pages
-            for driver in self.pages:
-                self.open_page(driver)
+            for number, driver in enumerate(self.pages, start=1):
+                self.open_page(driver, number)
             self.checkpoint("opened")
 
             before = page_seq(first)
@@ -170,11 +220,15 @@ class Session:
             if button is None:
                 raise Failure(f"no team named {arguments.click!r} on the first page")
             button.click()
-            self.checkpoint("clicked a team on page 1", first, before)
+            # The team moves up past another: it flashes and slides into place. (The Swift test
+            # checks the same motion; here it is only waited for.)
+            self.checkpoint("clicked a team on page 1", first, before,
+                            motion=[(arguments.click, "flash"), (arguments.click, "transform")])
 
             before = page_seq(second)
             self.add_team(second, arguments.team, arguments.zone)
-            self.checkpoint("added a team in a new zone on page 2", second, before)
+            self.checkpoint("added a team in a new zone on page 2", second, before,
+                            motion=[(arguments.zone, "enter"), (arguments.team, "enter"), (arguments.team, "flash")])
             # Once the new section has slid in, while it still flashes.
             time.sleep(0.6)
             second.save_screenshot(arguments.screenshot)
@@ -190,7 +244,7 @@ class Session:
             }
 
             first.refresh()
-            self.open_page(first)
+            self.open_page(first, 1)
             self.checkpoint("reloaded page 1")
             result["markup"]["alertsAfterReload"] = alert_open(first)
 
