@@ -103,15 +103,12 @@ extension ManagedObjectContext {
     /// Replaces temporary IDs by permanent ones in the registry, remembers the old IDs so that
     /// looking them up still finds the objects, and passes the mapping down to child contexts,
     /// which hold the objects they pushed here under the same temporary IDs.
-    func applyIDMapping(_ mapping: [ManagedObjectID: ManagedObjectID]) {
+    ///
+    /// - Parameter bySave: Whether a save of this context wrote the objects: the context lets
+    ///   them go once the save is reported (see ``ObjectRegistry/settleRenamed()``).
+    func applyIDMapping(_ mapping: [ManagedObjectID: ManagedObjectID], bySave: Bool = false) {
         guard !mapping.isEmpty else { return }
-        // Grown once, not step by step, when a save gives 100,000 objects their keys.
-        registry.reserveCapacity(registry.count + mapping.count)
-        var moved = false
-        for (old, new) in mapping {
-            moved = moveRegistration(from: old, to: new) || moved
-        }
-        if moved { idAliases.append(mapping) }
+        registry.rename(mapping, deferred: bySave)
         var event = ContextEvent(kind: .objectsDidChange)
         event.permanentIDs = mapping
         deliverToObservers(event)
@@ -121,11 +118,7 @@ extension ManagedObjectContext {
     }
 
     private func resolvedID(_ id: ManagedObjectID) -> ManagedObjectID {
-        guard id.isTemporaryID else { return id }
-        for mapping in idAliases.reversed() {
-            if let alias = mapping[id] { return alias }
-        }
-        return id
+        registry.resolved(id)
     }
 }
 

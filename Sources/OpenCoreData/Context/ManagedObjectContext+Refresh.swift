@@ -80,17 +80,15 @@ extension ManagedObjectContext {
     /// A fetched results controller must fetch again afterwards.
     public func reset() {
         assertOnQueue()
-        for object in registry.values.compactMap(\.object) {
+        for object in registry.removeAll() {
             object.owningContext = nil
             object.state.awaitsInsertEvent = false
         }
-        registry = [:]
         retainedObjects = []
         insertedSet.removeAll()
         deletedSet.removeAll()
         changedSet.removeAll()
         pending = PendingEvent()
-        idAliases = []
         var event = ContextEvent(kind: .objectsDidChange)
         event.invalidatedAll = true
         deliver(event)

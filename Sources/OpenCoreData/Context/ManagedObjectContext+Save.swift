@@ -70,7 +70,7 @@ extension ManagedObjectContext {
             finishSave(collectSavedChanges())
             return
         }
-        applyIDMapping(permanentIDs)
+        applyIDMapping(permanentIDs, bySave: true)
         finishSave(saved)
     }
 
@@ -168,12 +168,7 @@ extension ManagedObjectContext {
             deliver(event)
         }
         // Once observers have heard of the save (and dropped what they do not keep), the context
-        // stops holding the objects it inserted: each is let go if nothing else references it,
-        // and registered weakly otherwise.
-        while !savedInsertions.isEmpty {
-            // The list's reference goes with this statement, before the registry's is looked at.
-            let id = savedInsertions.removeLast().objectID
-            if let entry = registry.index(forKey: id) { _ = registry.values[entry].releaseHeldObject() }
-        }
+        // stops holding the objects it inserted.
+        registry.releaseSaved(&savedInsertions)
     }
 }

@@ -72,8 +72,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     // MARK: Registry and change tracking (touched only on the context's queue)
 
-    var registry: [ManagedObjectID: RegisteredObject] = [:]
-    private var registryCountAtLastSweep = 0
+    var registry = ObjectRegistry()
     var retainedObjects: Set<ManagedObject> = []
     /// Objects inserted, deleted, or changed since the last save (strongly held), in the order
     /// they joined.
@@ -92,9 +91,6 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var observers: [ObserverToken: (ContextEvent) -> Void] = [:]
     /// The event being delivered, so that changedValuesForCurrentEvent() answers during delivery.
     var deliveringEvent: ContextEvent?
-    /// Temporary IDs that became permanent, so that old IDs still find their objects: each
-    /// save's (or obtainPermanentIDs') mapping as it came, newest last, not copied entry by entry.
-    var idAliases: [[ManagedObjectID: ManagedObjectID]] = []
     var streamSubscribers: [UUID: StreamSubscriber] = [:]
     /// Saves of other contexts committed but not merged here yet, oldest first (auto-merging
     /// root contexts only; see ManagedObjectContext+UnmergedSaves).
@@ -210,55 +206,23 @@ struct WeakContext {
 extension ManagedObjectContext {
     /// The registered object with this ID, if it is still alive.
     func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
-        registry[id]?.object
+        registry.object(for: id)
     }
 
     func register(_ object: ManagedObject) {
-        registry[object.objectID] = RegisteredObject(object)
+        registry.register(object)
         if retainsRegisteredObjects { retainedObjects.insert(object) }
-        sweepRegistryIfGrown()
     }
 
     func unregister(_ object: ManagedObject) {
-        if let entry = registry.removeValue(forKey: object.objectID), entry.object !== object {
-            registry[object.objectID] = entry
-        }
+        registry.unregister(object)
         if !retainedObjects.isEmpty { retainedObjects.remove(object) }
-    }
-
-    /// Gives the object registered under `old` a new ID (temporary → permanent), in one lookup
-    /// of each ID, as a save does for every object it inserted. Returns false if no object
-    /// lives under `old`.
-    func moveRegistration(from old: ManagedObjectID, to new: ManagedObjectID) -> Bool {
-        guard let index = registry.index(forKey: old), let object = registry.values[index].object else { return false }
-        // The old entry is emptied rather than removed: removing keys one by one from a large
-        // dictionary shifts its neighbours each time, and empty entries go at the next sweep.
-        let entry = registry.values[index]
-        registry.values[index] = RegisteredObject()
-        object.identity = new
-        registry[new] = entry
-        return true
-    }
-
-    /// Drops entries of objects that no longer exist, when the registry has doubled since the
-    /// last sweep, so that the sweeps cost O(1) per registration.
-    private func sweepRegistryIfGrown() {
-        guard registry.count > 1024, registry.count > 2 * registryCountAtLastSweep else { return }
-        // Scanned first and rebuilt only if something is gone (or held after the context let it
-        // go): while a context inserts many objects, all of them are alive, and rebuilding cost
-        // more than registering them.
-        if registry.values.contains(where: { $0.object == nil || $0.holdsTooLong }) {
-            registry = registry.compactMapValues { $0.object.map(RegisteredObject.init) }
-        }
-        // A mapping goes once none of its objects is registered any more.
-        idAliases.removeAll { mapping in !mapping.values.contains { registry[$0]?.object != nil } }
-        registryCountAtLastSweep = registry.count
     }
 
     /// Every object registered in the context and still alive.
     public var registeredObjects: Set<ManagedObject> {
         assertOnQueue()
-        return Set(registry.values.compactMap(\.object))
+        return Set(registry.objects)
     }
 
     /// Objects inserted and not saved yet.

@@ -28,20 +28,20 @@ struct RegisteredObject {
     /// The context holds inserted objects in its inserted set until they are saved or dropped.
     private static func holds(_ object: ManagedObject) -> Bool { object.state.isInserted }
 
-    /// For an entry that keeps its object alive although the context no longer holds it (a saved
-    /// insertion): if nothing else references the object, the entry lets it go and becomes empty;
-    /// otherwise it keeps the object weakly. Returns whether the object was let go.
-    ///
-    /// Objects nobody kept (a bulk import) then end without ever being referenced weakly, which
-    /// would give each a side table and slow every later retain and release of it.
+    /// Whether the entry keeps its object alive.
+    var holdsStrongly: Bool { held != nil }
+
+    /// For an entry that keeps its object alive although the context no longer holds it: if
+    /// nothing else references the object, the entry lets it go and becomes empty; otherwise it
+    /// keeps the object weakly. A weak reference gives its object a side table, which slows every
+    /// later retain and release of it, so objects nobody kept end without one.
+    /// Returns whether the object was let go.
+    @discardableResult
     mutating func releaseHeldObject() -> Bool {
         guard held != nil else { return false }
-        if isKnownUniquelyReferenced(&held) {
-            held = nil
-            return true
-        }
-        weakObject = held
+        let unique = isKnownUniquelyReferenced(&held)
+        if !unique { weakObject = held }
         held = nil
-        return false
+        return unique
     }
 }
