@@ -51,7 +51,7 @@ import Testing
             let overwritten = Set(request.updated.map(\.snapshot.objectID) + request.deleted.map(\.objectID))
             #expect(Set(preImages.keys) == overwritten)
             #expect(preImages[arriving.objectID] == nil)
-            #expect(permanentIDs.values.allSatisfy { preImages[$0] == nil })
+            #expect(!permanentIDs.isEmpty && permanentIDs.allSatisfy { preImages[$0.new] == nil })
 
             let movedBefore = try #require(preImages[moved.objectID])
             #expect(movedBefore.objectID == moved.objectID)

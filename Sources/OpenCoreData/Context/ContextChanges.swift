@@ -102,7 +102,7 @@ struct ContextEvent {
     var savedChanges: SavedChanges?
     /// Temporary IDs that became permanent (a save, or obtainPermanentIDs). Observers only: no
     /// notification is posted for this.
-    var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    var permanentIDs = IDMapping()
 
     init(kind: ContextChanges.Kind) {
         self.kind = kind

@@ -104,11 +104,16 @@ extension ManagedObjectContext {
     /// looking them up still finds the objects, and passes the mapping down to child contexts,
     /// which hold the objects they pushed here under the same temporary IDs.
     ///
-    /// - Parameter bySave: Whether a save of this context wrote the objects: the context lets
-    ///   them go once the save is reported (see ``ObjectRegistry/settleRenamed()``).
-    func applyIDMapping(_ mapping: [ManagedObjectID: ManagedObjectID], bySave: Bool = false) {
+    /// - Parameter savedInsertions: For a save of this context, the new objects it wrote, in the
+    ///   mapping's order: the context lets them go once the save is reported (see
+    ///   ``ObjectRegistry/releaseSaved(_:)``).
+    func applyIDMapping(_ mapping: IDMapping, savedInsertions: [ManagedObject]? = nil) {
         guard !mapping.isEmpty else { return }
-        registry.rename(mapping, deferred: bySave)
+        if let savedInsertions {
+            registry.renameSaved(savedInsertions, mapping: mapping)
+        } else {
+            registry.rename(mapping)
+        }
         var event = ContextEvent(kind: .objectsDidChange)
         event.permanentIDs = mapping
         deliverToObservers(event)

@@ -47,7 +47,7 @@ extension ManagedObjectContext {
         // so another context of this process cannot win the race again; only other processes
         // can, hence the bound on attempts. The save is announced to the other contexts before
         // the lock is released, so that they merge saves in the order they committed.
-        let committed = try coordinator.withSaveLock { () throws -> (SavedChanges, [ManagedObjectID: ManagedObjectID])? in
+        let committed = try coordinator.withSaveLock { () throws -> (SavedChanges, IDMapping, [ManagedObject])? in
             var attempt = 0
             while true {
                 attempt += 1
@@ -56,21 +56,22 @@ extension ManagedObjectContext {
                 switch try coordinator.save(request) {
                 case .committed(let permanentIDs, let preImages):
                     bumpVersionsOfSavedObjects()
-                    var saved = collectSavedChanges(writtenRows: request.inserted).replacingIDs(permanentIDs)
+                    let inserted = insertedSet.orderedByID
+                    var saved = collectSavedChanges(inserted: inserted, writtenRows: request.inserted, permanentIDs: permanentIDs)
                     saved.permanentIDs = permanentIDs
                     saved.preImages = preImages
                     coordinator.announce(saved)
-                    return (saved, permanentIDs)
+                    return (saved, permanentIDs, inserted)
                 case .conflicts(let conflicts):
                     try resolveConflicts(conflicts, attempt: attempt)
                 }
             }
         }
-        guard let (saved, permanentIDs) = committed else {
+        guard let (saved, permanentIDs, inserted) = committed else {
             finishSave(collectSavedChanges())
             return
         }
-        applyIDMapping(permanentIDs, bySave: true)
+        applyIDMapping(permanentIDs, savedInsertions: inserted)
         finishSave(saved)
     }
 
@@ -115,20 +116,26 @@ extension ManagedObjectContext {
 
     // MARK: Shared
 
-    /// The save's changes by ID, for merges and for a parent context. `writtenRows` are the
-    /// inserted objects' rows as the store just wrote them, in the same order: their values are
-    /// reused rather than read again from 100,000 objects.
-    private func collectSavedChanges(writtenRows: [RowSnapshot]? = nil) -> SavedChanges {
+    /// The save's changes by ID, for merges and for a parent context, with temporary IDs replaced
+    /// by `permanentIDs`. `writtenRows` are the `inserted` objects' rows as the store just wrote
+    /// them, in the same order: their values are reused rather than read again from 100,000
+    /// objects, and their new IDs taken in step with the mapping, without lookups.
+    private func collectSavedChanges(inserted: [ManagedObject]? = nil, writtenRows: [RowSnapshot]? = nil,
+                                     permanentIDs: IDMapping = IDMapping()) -> SavedChanges {
         var saved = SavedChanges()
         saved.source = ObjectIdentifier(self)
-        let inserted = insertedSet.orderedByID
+        let inserted = inserted ?? insertedSet.orderedByID
         let updated = changedSet.orderedByID.filter { !$0.isDeleted && $0.hasPropertyChanges }
+        var needsLookup = false
         if let writtenRows, writtenRows.count == inserted.count {
-            saved.inserted = zip(writtenRows, inserted).map { row, object in
-                RowSnapshot(objectID: row.objectID, values: row.values, version: object.version)
+            let ids = permanentIDs.replacing(inOrder: writtenRows.map(\.objectID))
+            saved.inserted = zip(zip(writtenRows, ids), inserted).map { written, object in
+                needsLookup = needsLookup || written.0.referencesTemporaryIDs
+                return RowSnapshot(objectID: written.1, values: written.0.values, version: object.version)
             }
         } else {
             saved.inserted = inserted.map { $0.currentSnapshot() }
+            needsLookup = true
         }
         saved.updated = updated.map { $0.currentSnapshot() }
         saved.deleted = deletedSet.orderedByID.map(\.objectID)
@@ -136,7 +143,10 @@ extension ManagedObjectContext {
             saved.changedKeys[object.objectID] = Set(object.changedSlots.map { object.entity.slots[$0].name })
         }
         saved.toManyChanges = (inserted + updated).flatMap { $0.toManyChanges() }
-        return saved
+        guard !permanentIDs.isEmpty, needsLookup || !saved.toManyChanges.isEmpty || saved.updated.contains(where: \.referencesTemporaryIDs) else {
+            return saved
+        }
+        return saved.replacingIDs(permanentIDs.dictionary())
     }
 
     /// Makes the saved changes committed, forgets saved deletions, runs didSave hooks, and posts

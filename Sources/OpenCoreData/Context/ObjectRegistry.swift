@@ -2,24 +2,24 @@
 /// that became permanent so that the old IDs still find their objects.
 ///
 /// New objects, with temporary IDs, are kept by their serial number, an integer key cheaper to
-/// hash and store than a whole ID. A save gives them permanent IDs; with `deferred` renaming they
-/// wait in a list, findable by their new IDs, until the context stops holding them (after the
-/// did-save notification): then only those that something else still references join the table
-/// of permanent IDs. A bulk import nobody keeps is never hashed under its permanent IDs at all.
+/// hash and store than a whole ID. A save gives them permanent IDs (``renameSaved(_:mapping:)``);
+/// they then wait in a list, findable by their new IDs, until the context stops holding them
+/// (after the did-save notification): only those that something else still references join the
+/// table of permanent IDs. A bulk import nobody keeps is never hashed under its permanent IDs.
 struct ObjectRegistry {
     private var permanent: [ManagedObjectID: RegisteredObject] = [:]
     private var temporary: [Int64: RegisteredObject] = [:]
     /// Entries of `temporary` that hold an object: when it drops to 0, the table is emptied at
     /// once instead of entry by entry.
     private var liveTemporaryEntries = 0
-    /// Objects a save renamed, waiting for ``settleRenamed()``.
+    /// Objects a save renamed, waiting for ``releaseSaved(_:)``.
     private var renamed: [ManagedObject] = []
     /// `renamed` by ID, built when first looked into.
     private var renamedByID: [ManagedObjectID: ManagedObject]?
     /// Renamed objects unregistered before they settled.
     private var unregisteredRenamed: Set<ObjectIdentifier> = []
-    /// Each renaming's mapping, as it came, newest last.
-    private var aliases: [[ManagedObjectID: ManagedObjectID]] = []
+    /// Each renaming's mapping, as it came, newest last, with its lookup table once one was needed.
+    private var aliases: [(mapping: IDMapping, lookup: [ManagedObjectID: ManagedObjectID]?)] = []
     private var countAtLastSweep = 0
 
     var isEmpty: Bool { permanent.isEmpty && liveTemporaryEntries == 0 && renamed.isEmpty }
@@ -40,10 +40,11 @@ struct ObjectRegistry {
     }
 
     /// The permanent ID a temporary one became, if it did; the ID itself otherwise.
-    func resolved(_ id: ManagedObjectID) -> ManagedObjectID {
+    mutating func resolved(_ id: ManagedObjectID) -> ManagedObjectID {
         guard id.isTemporaryID else { return id }
-        for mapping in aliases.reversed() {
-            if let alias = mapping[id] { return alias }
+        for index in aliases.indices.reversed() {
+            if aliases[index].lookup == nil { aliases[index].lookup = aliases[index].mapping.dictionary() }
+            if let alias = aliases[index].lookup?[id] { return alias }
         }
         return id
     }
@@ -72,14 +73,12 @@ struct ObjectRegistry {
         }
     }
 
-    /// Gives objects registered under the mapping's temporary IDs their permanent IDs. With
-    /// `deferred`, objects the registry holds strongly (new objects a save just wrote) wait for
-    /// ``settleRenamed()``; others move to the permanent table at once. Returns whether any
-    /// object was renamed.
+    /// Gives objects registered under the mapping's temporary IDs their permanent IDs, moving
+    /// them to the permanent table. Returns whether any object was renamed.
     @discardableResult
-    mutating func rename(_ mapping: [ManagedObjectID: ManagedObjectID], deferred: Bool) -> Bool {
+    mutating func rename(_ mapping: IDMapping) -> Bool {
         var renamedAny = false
-        if deferred { renamed.reserveCapacity(renamed.count + mapping.count) } else { permanent.reserveCapacity(permanent.count + mapping.count) }
+        permanent.reserveCapacity(permanent.count + mapping.count)
         for (old, new) in mapping {
             guard old.isTemporaryID, let index = temporary.index(forKey: old.key),
                   let object = temporary.values[index].object, object.identity == old else { continue }
@@ -88,17 +87,45 @@ struct ObjectRegistry {
             temporary.values[index] = RegisteredObject()
             liveTemporaryEntries -= 1
             object.identity = new
-            if deferred, entry.holdsStrongly {
-                renamed.append(object)
-            } else {
-                permanent[new] = entry
-            }
+            permanent[new] = entry
             renamedAny = true
         }
         if liveTemporaryEntries == 0 { temporary = [:] }
-        if renamedByID != nil { renamedByID = nil }
-        if renamedAny { aliases.append(mapping) }
+        renamedByID = nil
+        if renamedAny { aliases.append((mapping, nil)) }
         return renamedAny
+    }
+
+    /// Gives a save's new objects their permanent IDs: `objects` are the objects the save wrote,
+    /// in the mapping's order, so each takes its ID in step, without lookups. They wait in a list
+    /// for ``releaseSaved(_:)``, which registers under their new IDs only those still referenced.
+    mutating func renameSaved(_ objects: [ManagedObject], mapping: IDMapping) {
+        var pairs = mapping.makeIterator()
+        var next = pairs.next()
+        var moved = 0
+        renamed.reserveCapacity(renamed.count + mapping.count)
+        for object in objects {
+            // Objects given permanent IDs before the save are not in the mapping.
+            guard let pair = next, pair.old == object.identity else { continue }
+            next = pairs.next()
+            object.identity = pair.new
+            renamed.append(object)
+            moved += 1
+        }
+        guard moved > 0 else { return }
+        if moved == liveTemporaryEntries {
+            // Every new object was saved: the table goes at once.
+            temporary = [:]
+            liveTemporaryEntries = 0
+        } else {
+            for (old, _) in mapping {
+                guard let index = temporary.index(forKey: old.key), temporary.values[index].object != nil else { continue }
+                temporary.values[index] = RegisteredObject()
+                liveTemporaryEntries -= 1
+            }
+        }
+        renamedByID = nil
+        aliases.append((mapping, nil))
     }
 
     /// The context no longer holds these objects, inserted and now saved (the list is emptied):
@@ -114,8 +141,8 @@ struct ObjectRegistry {
         settleRenamed()
     }
 
-    /// The context no longer holds the objects renamed with `deferred`: each that nothing else
-    /// references goes, the others stay registered, weakly, under their permanent IDs.
+    /// The context no longer holds the objects a save renamed: each that nothing else references
+    /// goes, the others stay registered, weakly, under their permanent IDs.
     private mutating func settleRenamed() {
         guard !renamed.isEmpty else { return }
         renamedByID = nil
@@ -164,7 +191,7 @@ struct ObjectRegistry {
         // A mapping goes once none of its objects is registered any more (renamed objects
         // waiting to settle count as registered).
         if renamed.isEmpty {
-            aliases.removeAll { mapping in !mapping.values.contains { permanent[$0]?.object != nil } }
+            aliases.removeAll { alias in !alias.mapping.contains { permanent[$0.new]?.object != nil } }
         }
         countAtLastSweep = permanent.count + temporary.count
     }

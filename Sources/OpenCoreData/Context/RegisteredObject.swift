@@ -28,9 +28,6 @@ struct RegisteredObject {
     /// The context holds inserted objects in its inserted set until they are saved or dropped.
     private static func holds(_ object: ManagedObject) -> Bool { object.state.isInserted }
 
-    /// Whether the entry keeps its object alive.
-    var holdsStrongly: Bool { held != nil }
-
     /// For an entry that keeps its object alive although the context no longer holds it: if
     /// nothing else references the object, the entry lets it go and becomes empty; otherwise it
     /// keeps the object weakly. A weak reference gives its object a side table, which slows every

@@ -13,7 +13,7 @@ package struct SavedChanges: Sendable {
     /// need old values of objects they never loaded.
     package var preImages: [ManagedObjectID: RowSnapshot] = [:]
     /// Temporary IDs that became permanent in this save.
-    package var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    package var permanentIDs = IDMapping()
     /// The context that saved, which does not merge its own save.
     package var source: ObjectIdentifier?
 

@@ -193,17 +193,11 @@ extension PersistentStoreCoordinator {
     }
 
     /// Permanent IDs for temporary ones, reserving primary keys in the store.
-    func permanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
+    func permanentIDs(for ids: [ManagedObjectID]) throws -> IDMapping {
         let store = try store()
-        var mapping: [ManagedObjectID: ManagedObjectID] = [:]
-        let byRoot = Dictionary(grouping: ids.filter(\.isTemporaryID)) { ObjectIdentifier($0.entity.rootEntity) }
-        for group in byRoot.values {
-            let keys = try store.backend.allocatePrimaryKeys(for: group[0].entity.rootEntity, count: group.count)
-            for (id, key) in zip(group, keys) {
-                mapping[id] = ManagedObjectID(entity: id.entity, storeIdentifier: store.identifier, primaryKey: key)
-            }
+        return try IDMapping.allocating(for: ids, storeIdentifier: store.identifier) { root, count in
+            try store.backend.allocatePrimaryKeys(for: root, count: count)
         }
-        return mapping
     }
 
     // MARK: Contexts

@@ -28,7 +28,7 @@ extension SQLiteStoreBackend {
 
     func save(_ request: SaveRequest) throws -> SaveOutcome {
         let loaded = try loaded
-        var outcome = SaveOutcome.committed(permanentIDs: [:], preImages: [:])
+        var outcome = SaveOutcome.committed(permanentIDs: IDMapping(), preImages: [:])
         do {
             try writer.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
@@ -45,23 +45,18 @@ extension SQLiteStoreBackend {
 
     private func write(_ request: SaveRequest, _ db: Database, loaded: Loaded) throws -> SaveOutcome {
         let schema = loaded.schema
-        // Each new row's primary key, in the request's order, and the permanent IDs of new rows.
-        var keys = request.inserted.map(\.objectID.key)
-        var mapping: [ManagedObjectID: ManagedObjectID] = [:]
-        mapping.reserveCapacity(request.inserted.count)
-        for rows in Self.temporaryRowsByHierarchy(request.inserted) {
-            let allocated = try allocate(db, root: request.inserted[rows[0]].objectID.entity.rootEntity, count: rows.count)
-            for (row, key) in zip(rows, allocated) {
-                let id = request.inserted[row].objectID
-                keys[row] = key
-                mapping[id] = ManagedObjectID(entity: id.entity, storeIdentifier: loaded.identifier, primaryKey: key)
-            }
+        let mapping = try IDMapping.allocating(for: request.inserted.map(\.objectID), storeIdentifier: loaded.identifier) { root, count in
+            try allocate(db, root: root, count: count)
         }
+        // Each new row's primary key, in the request's order; rows pointing to new objects need
+        // lookups by temporary ID, which most saves never make.
+        let keys = mapping.replacing(inOrder: request.inserted.map(\.objectID)).map(\.key)
+        let lookup = request.referencesTemporaryIDs ? mapping.dictionary() : [:]
         // New rows take their permanent IDs as they are bound (see SQLiteRowInserter), rather
         // than in a copy of every row.
         var withoutInserts = request
         withoutInserts.inserted = []
-        let save = withoutInserts.replacingIDs(mapping)
+        let save = withoutInserts.replacingIDs(lookup)
         // Read before anything is written; a conflict rolls the transaction back and drops them.
         let overwritten = save.updated.map(\.snapshot.objectID) + save.deleted.map(\.objectID)
         let preImages = Dictionary(try snapshots(for: overwritten, db, loaded: loaded).map { ($0.objectID, $0) },
@@ -94,7 +89,7 @@ extension SQLiteStoreBackend {
                 }
                 current = inserters[ObjectIdentifier(entity)].map { (entity, $0) }
             }
-            try current?.inserter.insert(row, key: key, permanentIDs: mapping)
+            try current?.inserter.insert(row, key: key, permanentIDs: lookup)
         }
         for change in save.joinChanges {
             try writeLink(change, db, loaded: loaded)
@@ -102,24 +97,6 @@ extension SQLiteStoreBackend {
         try deleteLinks(of: save.deleted.map(\.objectID), db, schema: schema)
         try advanceGeneration(db)
         return .committed(permanentIDs: mapping, preImages: preImages)
-    }
-
-    /// The positions of the rows with temporary IDs, grouped by entity hierarchy (one table and
-    /// one key sequence each), in order.
-    private static func temporaryRowsByHierarchy(_ rows: [RowSnapshot]) -> [[Int]] {
-        var groups: [(root: EntityDescription, rows: [Int])] = []
-        for (position, row) in rows.enumerated() where row.objectID.isTemporaryID {
-            let root: EntityDescription = row.objectID.entity.rootEntity
-            // A save holds few hierarchies: the last group, then a search.
-            if let last = groups.indices.last, groups[last].root === root {
-                groups[last].rows.append(position)
-            } else if let group = groups.firstIndex(where: { $0.root === root }) {
-                groups[group].rows.append(position)
-            } else {
-                groups.append((root, [position]))
-            }
-        }
-        return groups.map(\.rows)
     }
 
     /// The entity and the slots an update writes: what its SQL text depends on.

@@ -172,15 +172,10 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
                 preImages[id] = current(id)
             }
 
-            var mapping: [ManagedObjectID: ManagedObjectID] = [:]
-            let temporary = request.inserted.map(\.objectID).filter(\.isTemporaryID)
-            for group in Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity.rootEntity) }).values {
-                let keys = Self.allocate(&tables, group[0].entity.rootEntity, group.count)
-                for (id, key) in zip(group, keys) {
-                    mapping[id] = ManagedObjectID(entity: id.entity, storeIdentifier: identifier, primaryKey: key)
-                }
+            let mapping = IDMapping.allocating(for: request.inserted.map(\.objectID), storeIdentifier: identifier) { root, count in
+                Self.allocate(&tables, root, count)
             }
-            let saved = request.replacingIDs(mapping)
+            let saved = request.replacingIDs(mapping.dictionary())
             for var row in saved.inserted {
                 row.version = 1
                 tables.rows[ObjectIdentifier(row.objectID.entity.rootEntity), default: [:]][row.objectID.key] = row

@@ -71,7 +71,7 @@ package enum SaveOutcome: Sendable {
     /// before this save overwrote it (read in the same transaction), so that contexts merging the
     /// save can find where a row was in an ordered result from its old sort values. Inserted rows,
     /// and rows that did not exist, have none.
-    case committed(permanentIDs: [ManagedObjectID: ManagedObjectID], preImages: [ManagedObjectID: RowSnapshot])
+    case committed(permanentIDs: IDMapping, preImages: [ManagedObjectID: RowSnapshot])
     /// Nothing was written: these rows changed since they were read.
     case conflicts([StoreConflict])
 }
@@ -89,7 +89,21 @@ extension RowSnapshot {
     }
 }
 
+extension RowSnapshot {
+    /// Whether the row points to an object not saved yet.
+    var referencesTemporaryIDs: Bool {
+        values.contains { value in value.objectID?.isTemporaryID ?? false }
+    }
+}
+
 extension SaveRequest {
+    /// Whether rows or links point to objects not saved yet (beyond new rows' own IDs), so that
+    /// writing them needs a lookup by temporary ID.
+    var referencesTemporaryIDs: Bool {
+        inserted.contains(where: \.referencesTemporaryIDs) || updated.contains { $0.snapshot.referencesTemporaryIDs }
+            || joinChanges.contains { $0.source.isTemporaryID || $0.destination.isTemporaryID }
+    }
+
     /// Replaces temporary IDs (in row IDs, to-one values and join links) by permanent ones.
     package func replacingIDs(_ mapping: [ManagedObjectID: ManagedObjectID]) -> SaveRequest {
         guard !mapping.isEmpty else { return self }

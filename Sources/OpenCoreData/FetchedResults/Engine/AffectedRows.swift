@@ -100,7 +100,7 @@ struct AffectedRowCollector {
         return Array(rows.values)
     }
 
-    private func remappedRows(_ mapping: [ManagedObjectID: ManagedObjectID]) -> [AffectedRow] {
+    private func remappedRows(_ mapping: IDMapping) -> [AffectedRow] {
         mapping.compactMap { old, new in
             guard let oldKey = coding.rowKey(for: old), let newKey = coding.rowKey(for: new) else { return nil }
             // A child context may have let the object go after pushing it to its parent.
