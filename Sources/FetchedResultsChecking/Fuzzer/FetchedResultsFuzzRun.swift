@@ -69,10 +69,18 @@ public final class FetchedResultsFuzzRun {
                                                batch: number, details: failure + "\noperations: " + operations.joined(separator: "; "))
                 return report
             }
+            // Now and then the controllers fetch again, so that batches also meet a controller that
+            // has read no keys yet.
+            if number % Self.refetchInterval == 0 {
+                try view.performAndWait { for controller in controllers { try controller.performFetch() } }
+            }
             afterEachBatch(number)
         }
         return report
     }
+
+    /// Batches between fresh fetches of the controllers.
+    static let refetchInterval = 10
 
     /// 1–5 changes most of the time, up to 50 otherwise; in the view context (then processed,
     /// saved or rolled back) or in the background context (then saved and merged).

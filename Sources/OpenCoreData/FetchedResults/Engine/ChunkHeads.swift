@@ -3,7 +3,9 @@
 /// changes, rather than gathered again for every search.
 ///
 /// A head's key is the key its row was placed with, so it stays right while the row stays: a
-/// batch changes the keys of the rows it places only, and those take their new keys.
+/// batch changes the keys of the rows it places only, and those take their new keys. The heads
+/// follow the index only when a search needs them (a large batch): small batches, which search
+/// through the reader's cache instead, do not pay a walk over every head.
 final class ChunkHeads {
     /// The heads' positions among the results (the index's chunk starts).
     private(set) var positions: [Int] = []
@@ -15,8 +17,32 @@ final class ChunkHeads {
     /// Heads whose keys were asked for, but whose rows the store no longer has.
     private(set) var unreadable = 0
 
+    /// The keys of rows placed since the heads last followed the index; nil while they follow it.
+    private var placedSinceFollow: [Int64: SortKeyReader.Key]?
+
     init(index: ResultIndex, reader: SortKeyReader) {
         follow(index, placed: [:], reader: reader)
+    }
+
+    /// Notes a batch's placed rows; the heads follow the index at the next ``update(to:reader:)``.
+    func batchPlaced(_ placed: [Int64: SortKeyReader.Key]) {
+        var pending = placedSinceFollow ?? [:]
+        pending.merge(placed) { _, newer in newer }
+        if pending.count > max(1024, rows.count) {
+            // Many batches since the last search that needed the heads: start over rather than
+            // keep every placed key; the heads' keys come from the reader's cache or a read.
+            rows = []
+            keys = []
+            pending = [:]
+        }
+        placedSinceFollow = pending
+    }
+
+    /// Brings the heads to the index's layout, if batches changed it since they last followed it.
+    func update(to index: ResultIndex, reader: SortKeyReader) {
+        guard let placed = placedSinceFollow else { return }
+        follow(index, placed: placed, reader: reader)
+        placedSinceFollow = nil
     }
 
     var count: Int { positions.count }
@@ -24,9 +50,9 @@ final class ChunkHeads {
     /// Whether every head's key has been asked for.
     var isComplete: Bool { unread == 0 }
 
-    /// Moves to the index's new layout after a batch: heads that stayed keep their keys, rows the
-    /// batch placed take their new keys, and other new heads take what the reader knows.
-    func follow(_ index: ResultIndex, placed: [Int64: SortKeyReader.Key], reader: SortKeyReader) {
+    /// Moves to the index's layout: heads that stayed keep their keys, rows placed since take
+    /// their new keys, and other new heads take what the reader knows.
+    private func follow(_ index: ResultIndex, placed: [Int64: SortKeyReader.Key], reader: SortKeyReader) {
         let oldRows = rows
         // Moved out one by one below, rather than copied: no reference counting per kept key.
         var oldKeys = keys

@@ -105,7 +105,7 @@ final class FetchedResultsEngine {
             reader.remember(key, for: rowKey)
             filter.add(rowKey)
         }
-        heads.follow(index, placed: batch.newKeys, reader: reader)
+        heads.batchPlaced(batch.newKeys)
         if filter.needsRebuild(currentCount: index.count) {
             filter = RowFilter(index.allRowKeys, expectedCount: index.count)
         }

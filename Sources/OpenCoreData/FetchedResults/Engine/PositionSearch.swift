@@ -37,58 +37,74 @@ struct PositionSearch {
     private func chunkRanges(of targets: [Target]) throws -> [Range<Int>] {
         let heads = try comparableHeads(forSearching: targets.count)
         return try chunksAfterHeads(of: targets, among: heads).map { chunk in
-            (chunk == 0 ? 0 : heads.position(chunk - 1) + 1)..<(chunk < heads.count ? heads.position(chunk) : index.count)
+            // A head taken out with an unknown key bounds nothing: the range reaches past it.
+            var before = chunk - 1, after = chunk
+            while before >= 0, isUncomparable(heads.position(before)) { before -= 1 }
+            while after < heads.count, isUncomparable(heads.position(after)) { after += 1 }
+            return (before < 0 ? 0 : heads.position(before) + 1)..<(after < heads.count ? heads.position(after) : index.count)
         }
     }
 
-    /// The chunk heads a search may compare with: indices into ``heads``, or all of them.
-    private struct ComparableHeads {
-        let heads: ChunkHeads
-        /// Nil when every head can be compared.
-        let members: [Int]?
-        /// Whether every member's key is known, so that searches among them run in memory.
-        let keysKnown: Bool
+    private func isUncomparable(_ position: Int) -> Bool {
+        guard !uncomparablePositions.isEmpty else { return false }
+        let found = uncomparablePositions.partitioningIndex { $0 >= position }
+        return found < uncomparablePositions.count && uncomparablePositions[found] == position
+    }
 
-        var count: Int { members?.count ?? heads.count }
+    /// The chunk heads a search may compare with, with their keys when the search runs in memory.
+    private struct ComparableHeads {
+        let positions: [Int]
+        let rows: [Int64]
+        /// Every head's key, for a search in memory; nil for a search that reads them as it goes.
+        let keys: [SortKeyReader.Key?]?
+        /// Indices of the heads that can be compared, when not all of them can.
+        let members: [Int]?
+
+        var count: Int { members?.count ?? positions.count }
         func head(_ member: Int) -> Int { members?[member] ?? member }
-        func position(_ member: Int) -> Int { heads.positions[head(member)] }
+        func position(_ member: Int) -> Int { positions[head(member)] }
     }
 
     private func comparableHeads(forSearching targets: Int) throws -> ComparableHeads {
-        // Many targets: every head's key, read once and kept, then plain binary searches in
+        let headCount = index.chunkStarts.count
+        // Few targets: a binary search over the heads, reading keys through the reader's cache,
+        // where the heads' keys stay; rows taken out with unknown keys are stepped over.
+        guard targets * (Int.bitWidth - headCount.leadingZeroBitCount) > headCount else {
+            return ComparableHeads(positions: index.chunkStarts, rows: index.chunkHeadRowKeys, keys: nil, members: nil)
+        }
+        // Many targets: every head's key, kept from batch to batch, then plain binary searches in
         // memory, rather than a cache lookup per target per step.
-        if !heads.isComplete, targets * (Int.bitWidth - heads.count.leadingZeroBitCount) > heads.count {
-            try heads.readMissing(using: reader)
+        heads.update(to: index, reader: reader)
+        if !heads.isComplete { try heads.readMissing(using: reader) }
+        // Heads taken out whose old keys are unknown, and heads the store no longer has, cannot
+        // be compared.
+        var members: [Int]?
+        if !uncomparablePositions.isEmpty || heads.unreadable > 0 {
+            var comparable: [Int] = []
+            comparable.reserveCapacity(heads.count)
+            var uncomparable = uncomparablePositions.makeIterator()
+            var nextUncomparable = uncomparable.next()
+            for head in 0..<heads.count {
+                let position = heads.positions[head]
+                while let skipped = nextUncomparable, skipped < position { nextUncomparable = uncomparable.next() }
+                if nextUncomparable == position || heads.keys[head] == nil { continue }
+                comparable.append(head)
+            }
+            members = comparable
         }
-        let keysKnown = heads.isComplete
-        // Heads taken out whose old keys are unknown, and (searching in memory) heads the store no
-        // longer has, cannot be compared.
-        guard !uncomparablePositions.isEmpty || (keysKnown && heads.unreadable > 0) else {
-            return ComparableHeads(heads: heads, members: nil, keysKnown: keysKnown)
-        }
-        var members: [Int] = []
-        members.reserveCapacity(heads.count)
-        var uncomparable = uncomparablePositions.makeIterator()
-        var nextUncomparable = uncomparable.next()
-        for head in 0..<heads.count {
-            let position = heads.positions[head]
-            while let skipped = nextUncomparable, skipped < position { nextUncomparable = uncomparable.next() }
-            if nextUncomparable == position || (keysKnown && heads.keys[head] == nil) { continue }
-            members.append(head)
-        }
-        return ComparableHeads(heads: heads, members: members, keysKnown: keysKnown)
+        return ComparableHeads(positions: heads.positions, rows: heads.rows, keys: heads.keys, members: members)
     }
 
     /// For each target, the first of `heads` that does not sort before it.
     private func chunksAfterHeads(of targets: [Target], among heads: ComparableHeads) throws -> [Int] {
-        if heads.keysKnown {
+        if let keys = heads.keys {
             return targets.map { target in
                 var low = 0, high = heads.count
                 while low < high {
                     let middle = (low + high) / 2
                     let head = heads.head(middle)
                     // Members' keys are known: the `?? true` is never taken.
-                    if self.heads.keys[head].map({ reader.precedes($0, self.heads.rows[head], target.key, target.rowKey) }) ?? true {
+                    if keys[head].map({ reader.precedes($0, heads.rows[head], target.key, target.rowKey) }) ?? true {
                         low = middle + 1
                     } else {
                         high = middle
@@ -136,14 +152,9 @@ struct PositionSearch {
     private func comparablePlace(in range: Range<Int>, position: (Int) -> Int) -> Int? {
         let middle = (range.lowerBound + range.upperBound) / 2
         guard !uncomparablePositions.isEmpty else { return middle }
-        func comparable(_ place: Int) -> Bool {
-            let row = position(place)
-            let found = uncomparablePositions.partitioningIndex { $0 >= row }
-            return found == uncomparablePositions.count || uncomparablePositions[found] != row
-        }
         for distance in 0..<range.count {
-            if middle + distance < range.upperBound, comparable(middle + distance) { return middle + distance }
-            if middle - distance >= range.lowerBound, comparable(middle - distance) { return middle - distance }
+            if middle + distance < range.upperBound, !isUncomparable(position(middle + distance)) { return middle + distance }
+            if middle - distance >= range.lowerBound, !isUncomparable(position(middle - distance)) { return middle - distance }
         }
         return nil
     }
