@@ -1,21 +1,21 @@
 import Foundation
 import OpenCoreData
-import Synchronization
 
 /// The controller's delegate: it collects each batch's callbacks into a ``ChangeBatch``, numbers
 /// it, and sends it to every subscriber.
 ///
 /// The callbacks run on the view context's queue, one batch at a time; subscribers are added
 /// there too (with their snapshot), so each one gets its snapshot and then every later batch in
-/// order. Unchecked Sendable because `pending` is touched only on that queue; the rest is in a
-/// mutex, since subscribers leave from any thread.
+/// order. Unchecked Sendable because `pending` is touched only on that queue; the rest is behind
+/// a lock, since subscribers leave from any thread (a pthread lock, which the thread sanitizer
+/// sees, unlike `Synchronization.Mutex`).
 final class ScoreboardBroadcaster: FetchedResultsControllerDelegate, @unchecked Sendable {
     private struct State {
         var sequenceNumber = 0
         var subscribers: [UUID: AsyncStream<String>.Continuation] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
     private var pending = ChangeBatch(sections: [], rows: [], indexTitles: [])
 
     /// The number of the last batch sent; a snapshot taken now includes it.
@@ -106,5 +106,21 @@ extension ChangeBatch.Change {
 extension RowPosition {
     init(_ indexPath: IndexPath) {
         self.init(section: indexPath.section, row: indexPath.row)
+    }
+}
+
+/// A value behind an `NSLock`.
+private final class LockedState<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }

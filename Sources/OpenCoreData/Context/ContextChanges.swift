@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What changed in a context, by object ID: the typed, `Sendable` form of Core Data's context
 /// notifications, delivered by ``ManagedObjectContext/changes(of:)``.
 ///
@@ -59,11 +57,11 @@ fileprivate final class ChangedIDs: Sendable {
     }
 
     private let lists: [[ManagedObjectID]]
-    private let sets: Mutex<[Set<ManagedObjectID>?]>
+    private let sets: Locked<[Set<ManagedObjectID>?]>
 
     init(_ lists: [[ManagedObjectID]]) {
         self.lists = lists
-        sets = Mutex(Array(repeating: nil, count: Kind.allCases.count))
+        sets = Locked(Array(repeating: nil, count: Kind.allCases.count))
     }
 
     func set(_ kind: Kind) -> Set<ManagedObjectID> {
