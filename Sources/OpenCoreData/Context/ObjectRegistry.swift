@@ -150,7 +150,6 @@ struct ObjectRegistry {
         renamed = []
         let unregistered = unregisteredRenamed
         unregisteredRenamed = []
-        permanent.reserveCapacity(permanent.count + objects.count / 8)
         while !objects.isEmpty {
             var object: ManagedObject? = objects.removeLast()
             // The list held the last reference the context had: unique means nobody else has one.
