@@ -50,7 +50,7 @@ extension ManagedObjectContext {
     func readingAttributesAsSeen<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
                                     _ body: (_ read: ([ManagedObjectID]) throws -> [[PropertyValue]?]) throws -> T) throws -> T? {
         guard case .coordinator(let coordinator) = parentStore else { return nil }
-        return try coordinator.withSaveLock {
+        return try carryingQueue { try coordinator.withSaveLock {
             let unmerged = unmergedSaves.withLock { $0 }
             let insertedBySave = unmerged.map { Set($0.inserted.map(\.objectID)) }
             return try coordinator.readingAttributes(of: entity, attributes) { storeRead in
@@ -74,6 +74,6 @@ extension ManagedObjectContext {
                     return values
                 } }
             }
-        }
+        } }
     }
 }

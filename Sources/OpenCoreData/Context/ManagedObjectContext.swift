@@ -66,6 +66,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     let queue: DispatchQueue
     private let queueToken: QueueToken
+    /// Whether objects registered here check the queue on every property access (see
+    /// ``ConcurrencyDebugging``).
+    let checksObjectAccess = ConcurrencyDebugging.isEnabled
 
     /// Where faults come from and saves go: a coordinator, or a parent context.
     var parentStore: ParentStore?
@@ -110,6 +113,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             queueToken = QueueToken()
             queue.setSpecific(key: QueueToken.key, value: queueToken)
         }
+        if concurrencyType == .privateQueueConcurrencyType { queueToken.owner = self }
     }
 
     deinit {
@@ -168,10 +172,22 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 // MARK: - Queue confinement
 
 extension ManagedObjectContext {
-    /// Whether the caller runs on this context's queue.
+    /// Whether the caller runs on this context's queue, or inside a synchronous call the queue
+    /// made into another queue (a store read), with the context's queue waiting for it.
     var isOnQueue: Bool {
         if DispatchQueue.getSpecific(key: QueueToken.key) === queueToken { return true }
-        return concurrencyType == .mainQueueConcurrencyType && Thread.isMainThread
+        if concurrencyType == .mainQueueConcurrencyType && Thread.isMainThread { return true }
+        return QueueToken.carried === queueToken
+    }
+
+    /// Runs `body`, which calls synchronously into another queue (the store's), so that code it
+    /// calls back (reading objects' values) still counts as running on this context's queue:
+    /// `DispatchQueue.sync` runs the block on this thread while the context's queue waits.
+    func carryingQueue<T>(_ body: () throws -> T) rethrows -> T {
+        let previous = QueueToken.carried
+        QueueToken.carried = queueToken
+        defer { QueueToken.carried = previous }
+        return try body()
     }
 
     /// Stops the program when the context is used off its queue: that would be a data race on the
@@ -183,7 +199,20 @@ extension ManagedObjectContext {
 
 /// Identifies a context's queue through `DispatchQueue.getSpecific`.
 final class QueueToken: @unchecked Sendable {
+    /// The context of a private queue, for messages; the main queue's token has none.
+    weak var owner: ManagedObjectContext?
+
+    var ownerDescription: String { owner.map { "\($0)" } ?? "a context that no longer exists" }
+
     static let key = DispatchSpecificKey<QueueToken>()
+
+    /// The token of the context whose queue this thread is carrying into a synchronous call
+    /// (see ``ManagedObjectContext/carryingQueue(_:)``).
+    static var carried: QueueToken? {
+        get { carriedToken.value }
+        set { carriedToken.value = newValue }
+    }
+    private static let carriedToken = ThreadLocal<QueueToken>()
     static let main: QueueToken = {
         let token = QueueToken()
         DispatchQueue.main.setSpecific(key: key, value: token)

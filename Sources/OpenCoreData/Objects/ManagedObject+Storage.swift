@@ -2,8 +2,15 @@
 /// context's change tracking.
 extension ManagedObject {
     /// Fills the slots if they are not: defaults for a new object, stored values for a fault.
+    /// Every property read and write passes here, so this is also where the concurrency check
+    /// runs when it is on.
     @inline(__always)
     func materialize() {
+        if state.needsWorkBeforeAccess { prepareForAccess() }
+    }
+
+    private func prepareForAccess() {
+        if state.checksQueue, let context = owningContext { context.checkObjectAccess(self) }
         if state.isFault {
             fireFault()
         } else if state.needsDefaults {

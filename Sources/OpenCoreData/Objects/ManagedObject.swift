@@ -38,7 +38,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // The two above are stored as internal properties: the library reads them for every object
     // it touches, and reads of a public class property each pay a run-time exclusivity check.
     var identity: ManagedObjectID
-    weak var owningContext: ManagedObjectContext?
+    weak var owningContext: ManagedObjectContext? {
+        didSet { state.checksQueue = owningContext?.checksObjectAccess ?? false }
+    }
 
     /// One value per property of the entity, at each property's slot; empty while a fault.
     var slots: [Slot] = []
@@ -211,17 +213,75 @@ enum FaultSource {
     case batch(BatchFaultLoader, index: Int)
 }
 
-/// The bookkeeping flags of an object.
+/// The bookkeeping flags of an object, as bits of one word: reading a property asks one question,
+/// ``needsWorkBeforeAccess``, however many reasons there are to do work first.
 struct ObjectState {
-    var isFault = false
+    private var bits: UInt16 = 0
+
+    private static let fault: UInt16 = 1 << 0
+    private static let defaultsNeeded: UInt16 = 1 << 1
+    private static let inserted: UInt16 = 1 << 2
+    private static let insertEventAwaited: UInt16 = 1 << 3
+    private static let deleted: UInt16 = 1 << 4
+    private static let inaccessible: UInt16 = 1 << 5
+    private static let probe: UInt16 = 1 << 6
+    private static let queueChecked: UInt16 = 1 << 7
+
+    private func has(_ flag: UInt16) -> Bool { bits & flag != 0 }
+
+    private mutating func set(_ flag: UInt16, _ value: Bool) {
+        if value { bits |= flag } else { bits &= ~flag }
+    }
+
+    var isFault: Bool {
+        get { has(Self.fault) }
+        set { set(Self.fault, newValue) }
+    }
+
     /// A new object whose slots have not been filled with the entity's defaults yet.
-    var needsDefaults = false
-    var isInserted = false
+    var needsDefaults: Bool {
+        get { has(Self.defaultsNeeded) }
+        set { set(Self.defaultsNeeded, newValue) }
+    }
+
+    var isInserted: Bool {
+        get { has(Self.inserted) }
+        set { set(Self.inserted, newValue) }
+    }
+
     /// Inserted, and the insert not reported yet: changes go to ``ManagedObject/insertEventChangedSlots``.
-    var awaitsInsertEvent = false
-    var isDeleted = false
+    var awaitsInsertEvent: Bool {
+        get { has(Self.insertEventAwaited) }
+        set { set(Self.insertEventAwaited, newValue) }
+    }
+
+    var isDeleted: Bool {
+        get { has(Self.deleted) }
+        set { set(Self.deleted, newValue) }
+    }
+
     /// The fault could not be fulfilled: the row is gone from the store.
-    var isInaccessible = false
+    var isInaccessible: Bool {
+        get { has(Self.inaccessible) }
+        set { set(Self.inaccessible, newValue) }
+    }
+
     /// A stand-in that records which `@Managed` properties a key path reads (see KeyPathNames).
-    var isProbe = false
+    var isProbe: Bool {
+        get { has(Self.probe) }
+        set { set(Self.probe, newValue) }
+    }
+
+    /// Every access to the object's properties checks that it runs on its context's queue (see
+    /// ``ConcurrencyDebugging``).
+    var checksQueue: Bool {
+        get { has(Self.queueChecked) }
+        set { set(Self.queueChecked, newValue) }
+    }
+
+    /// Whether reading or writing a property must do something first: fire the fault, fill in
+    /// defaults, or check the queue. One test of the bits, so the check costs nothing when off.
+    var needsWorkBeforeAccess: Bool {
+        has(Self.fault | Self.defaultsNeeded | Self.queueChecked)
+    }
 }
