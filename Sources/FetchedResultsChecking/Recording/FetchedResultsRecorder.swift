@@ -35,6 +35,8 @@ public final class ClassicRecorder: FetchedResultsControllerDelegate, @unchecked
     public var countsAtWillChange: [Int] = []
     /// Section index titles to answer with, by section name; nil (the default title) otherwise.
     public var titles: [String: String] = [:]
+    /// The failures the controller reported, in order.
+    public var failures: [FetchedResultsError] = []
 
     /// A recorder that has seen nothing yet.
     public init() {}
@@ -66,6 +68,10 @@ public final class ClassicRecorder: FetchedResultsControllerDelegate, @unchecked
 
     public func controller(_ controller: AnyFetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? {
         titles[sectionName]
+    }
+
+    public func controller(_ controller: AnyFetchedResultsController, didFailWith error: FetchedResultsError) {
+        failures.append(error)
     }
 }
 

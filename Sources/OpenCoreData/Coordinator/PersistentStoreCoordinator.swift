@@ -81,18 +81,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             throw PersistentStoreError(PersistentStoreError.unsupportedConfiguration, "a coordinator holds one store; this one already has \(persistentStores[0])")
         }
         let type = PersistentStore.StoreType(rawValue: description.type)
-        let backend: any PersistentStoreBackend
-        switch type {
-        case .sqlite:
-            guard let url = description.url else {
-                throw PersistentStoreError(PersistentStoreError.cannotOpen, "an SQLite store needs a URL; set PersistentStoreDescription.url")
-            }
-            backend = try SQLiteStoreBackend(url: url, description: description)
-        case .inMemory:
-            backend = InMemoryStoreBackend()
-        default:
-            throw PersistentStoreError(PersistentStoreError.unknownStoreType, "unknown store type '\(description.type)'; use SQLiteStoreType or InMemoryStoreType")
-        }
+        let backend = try Self.makeBackend(for: description)
         let identifier: String
         do {
             identifier = try backend.load(model: managedObjectModel)
@@ -134,6 +123,40 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         guard parts.count == 2, parts[1].first == "p", let key = Int64(parts[1].dropFirst()), key > 0,
               let entity = managedObjectModel.compiledEntity(named: String(parts[0])) else { return nil }
         return ManagedObjectID(entity: entity, storeIdentifier: store.identifier, primaryKey: key)
+    }
+}
+
+// MARK: - Store types
+
+extension PersistentStoreCoordinator {
+    /// Makes a store's backend from its description.
+    package typealias BackendMaker = @Sendable (PersistentStoreDescription) throws -> any PersistentStoreBackend
+
+    /// Store types beyond SQLite and in-memory, by type name: other modules' stores, and tests'
+    /// stores that wrap a real one to inject faults.
+    private static let registeredStoreTypes = Locked<[String: BackendMaker]>([:])
+
+    /// A new backend for the store a description describes, of a built-in or registered type.
+    package static func makeBackend(for description: PersistentStoreDescription) throws -> any PersistentStoreBackend {
+        switch PersistentStore.StoreType(rawValue: description.type) {
+        case .sqlite:
+            guard let url = description.url else {
+                throw PersistentStoreError(PersistentStoreError.cannotOpen, "an SQLite store needs a URL; set PersistentStoreDescription.url")
+            }
+            return try SQLiteStoreBackend(url: url, description: description)
+        case .inMemory:
+            return InMemoryStoreBackend()
+        default:
+            guard let makeBackend = registeredStoreTypes.withLock({ $0[description.type] }) else {
+                throw PersistentStoreError(PersistentStoreError.unknownStoreType, "unknown store type '\(description.type)'; use SQLiteStoreType or InMemoryStoreType")
+            }
+            return try makeBackend(description)
+        }
+    }
+
+    /// Lets ``addPersistentStore(with:)`` open stores of `type` with `makeBackend`.
+    package static func registerStoreType(_ type: String, makeBackend: @escaping BackendMaker) {
+        registeredStoreTypes.withLock { $0[type] = makeBackend }
     }
 }
 

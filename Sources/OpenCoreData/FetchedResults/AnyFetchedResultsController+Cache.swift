@@ -50,7 +50,7 @@ extension AnyFetchedResultsController {
     /// name and its results are exactly the store's at its current generation.
     func writeCacheIfTracking() {
         let context = managedObjectContext
-        guard let cacheName, delegateForm != .none, let engine, case .coordinator(let coordinator) = context.parentStore,
+        guard let cacheName, delegateForm != .none, let engine, staleness == nil, case .coordinator(let coordinator) = context.parentStore,
               !context.hasChanges else { return }
         let state = try? coordinator.withSaveLock {
             (try coordinator.storeGeneration(), context.unmergedSaves.withLock { $0.isEmpty })

@@ -26,16 +26,31 @@ extension AnyFetchedResultsController {
         return stream
     }
 
+    func makeFailureStream() -> AsyncStream<FetchedResultsError> {
+        let (stream, continuation) = AsyncStream<FetchedResultsError>.makeStream()
+        let id = UUID()
+        subscriberLock.withLock { failureSubscribers[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            self?.removeSubscriber(id)
+        }
+        return stream
+    }
+
     private func removeSubscriber(_ id: UUID) {
         subscriberLock.withLock {
             changeSubscribers[id] = nil
             snapshotSubscribers[id] = nil
+            failureSubscribers[id] = nil
         }
         managedObjectContext.perform { [weak self] in self?.updateTracking() }
     }
 
     func publish(_ changes: FetchedResultsChanges) {
         for continuation in subscriberLock.withLock({ Array(changeSubscribers.values) }) { continuation.yield(changes) }
+    }
+
+    func publish(_ failure: FetchedResultsError) {
+        for continuation in subscriberLock.withLock({ Array(failureSubscribers.values) }) { continuation.yield(failure) }
     }
 
     func publish(_ snapshot: FetchedResultsSnapshot) {

@@ -62,6 +62,12 @@ extension AnyFetchedResultsController {
 
     private func process(_ event: ContextEvent) {
         guard let engine else { return }
+        if staleness != nil {
+            // Behind since a batch failed: a fresh fetch covers this event too.
+            staleness?.note(event)
+            catchUp()
+            return
+        }
         // Core Data reads the request's predicate again for every batch.
         do {
             engine.predicate = try currentRequest().predicate()?.resolved(for: engine.configuration.plan.entity)
@@ -73,7 +79,7 @@ extension AnyFetchedResultsController {
             guard let prepared = try engine.prepare(event) else { return }
             batch = prepared
         } catch {
-            Log.context.error("a fetched results controller could not process changes: \(error); call performFetch() to reload it")
+            changeProcessingFailed(error, event: event)
             return
         }
         for row in batch.classified.outOfOrderRows {
@@ -81,21 +87,32 @@ extension AnyFetchedResultsController {
         }
         isDeliveringChanges = true
         defer { isDeliveringChanges = false }
-        deliver(batch, engine: engine)
+        deliver(batch.classified, objects: batch.objects, from: engine.index, coding: engine.coding) { [unowned self] in
+            engine.apply(batch) { [unowned self] in resolvedIndexTitle(forSectionName: $0) }
+        }
     }
 
-    private func deliver(_ batch: FetchedResultsEngine.PreparedBatch, engine: FetchedResultsEngine) {
-        let classified = batch.classified
+    /// Reports a batch to the delegate and the sequences.
+    ///
+    /// - Parameters:
+    ///   - classified: The batch.
+    ///   - objects: Objects the batch names, by row key, when the caller has them at hand.
+    ///   - oldIndex: The rows before the batch.
+    ///   - advance: Moves the controller to the rows after the batch; called after
+    ///     `controllerWillChangeContent`, which still sees the old rows.
+    func deliver(_ classified: ClassifiedBatch, objects batchObjects: [Int64: ManagedObject], from oldIndex: ResultIndex,
+                 coding: RowKeyCoding, advance: () -> Void) {
         let hasClassicChanges = !classified.sectionChanges.isEmpty || !classified.rowChanges.isEmpty
         // Only the titles of deleted sections are needed from the old index: holding all of it
         // would make applying the batch copy the chunks it changes.
         let deletedSectionTitles = Dictionary(classified.sectionChanges.filter { $0.type == .delete }.map { change in
-            (change.index, engine.index.sections[change.index].indexTitle)
+            (change.index, oldIndex.sections[change.index].indexTitle)
         }, uniquingKeysWith: { first, _ in first })
         if delegateForm == .classic, hasClassicChanges {
             delegate?.controllerWillChangeContent(self)
         }
-        engine.apply(batch) { [unowned self] in resolvedIndexTitle(forSectionName: $0) }
+        advance()
+        guard let engine else { return }
         let index = engine.index
         switch delegateForm {
         case .classic where hasClassicChanges:
@@ -107,24 +124,24 @@ extension AnyFetchedResultsController {
             }
             for change in classified.rowChanges {
                 let rowKey = change.newRowKey ?? change.oldRowKey ?? 0
-                let object: Any = engine.configuration.returnsObjectIDs ? engine.coding.objectID(for: rowKey)
-                    : batch.objects[rowKey] ?? objects?.object(forRowKey: rowKey) ?? engine.coding.objectID(for: rowKey)
+                let object: Any = engine.configuration.returnsObjectIDs ? coding.objectID(for: rowKey)
+                    : batchObjects[rowKey] ?? objects?.object(forRowKey: rowKey) ?? coding.objectID(for: rowKey)
                 delegate.controller(self, didChange: object, at: change.from.map(Self.indexPath), for: change.type,
                                     newIndexPath: change.to.map(Self.indexPath))
             }
             delegate.controllerDidChangeContent(self)
         case .snapshot:
             (delegate as? any FetchedResultsControllerSnapshotDelegate)?
-                .controller(self, didChangeContentWith: snapshot(of: index, coding: engine.coding, reloading: classified))
+                .controller(self, didChangeContentWith: snapshot(of: index, coding: coding, reloading: classified))
         case .difference:
-            if let difference = Self.difference(of: classified, coding: engine.coding) {
+            if let difference = Self.difference(of: classified, coding: coding) {
                 (delegate as? any FetchedResultsControllerDifferenceDelegate)?.controller(self, didChangeContentWith: difference)
             }
         default:
             break
         }
-        if hasClassicChanges { publish(Self.changes(of: classified, coding: engine.coding)) }
-        if hasSnapshotSubscribers { publish(snapshot(of: index, coding: engine.coding, reloading: classified)) }
+        if hasClassicChanges { publish(Self.changes(of: classified, coding: coding)) }
+        if hasSnapshotSubscribers { publish(snapshot(of: index, coding: coding, reloading: classified)) }
     }
 
     /// After a fetch: the snapshot delegate and snapshot sequences receive the contents.

@@ -30,8 +30,11 @@ open class AnyFetchedResultsController: @unchecked Sendable {
     /// Events heard while a batch was being delivered, processed once it is delivered.
     var deferredEvents: [ContextEvent] = []
     var isDeliveringChanges = false
+    /// Set when a change batch failed, until a fresh fetch catches up (see +Recovery).
+    var staleness: Staleness?
     var changeSubscribers: [UUID: AsyncStream<FetchedResultsChanges>.Continuation] = [:]
     var snapshotSubscribers: [UUID: AsyncStream<FetchedResultsSnapshot>.Continuation] = [:]
+    var failureSubscribers: [UUID: AsyncStream<FetchedResultsError>.Continuation] = [:]
     let subscriberLock = NSLock()
 
     init(context: ManagedObjectContext, sectionNameKeyPath: String?, cacheName: String?) {
@@ -48,6 +51,7 @@ open class AnyFetchedResultsController: @unchecked Sendable {
         subscriberLock.withLock {
             for continuation in changeSubscribers.values { continuation.finish() }
             for continuation in snapshotSubscribers.values { continuation.finish() }
+            for continuation in failureSubscribers.values { continuation.finish() }
         }
     }
 
@@ -80,6 +84,7 @@ open class AnyFetchedResultsController: @unchecked Sendable {
         engine = nil
         objects = nil
         dictionaryResults = nil
+        staleness = nil
         let request = currentRequest()
         do {
             if request.resultType() == .dictionaryResultType {
@@ -91,10 +96,8 @@ open class AnyFetchedResultsController: @unchecked Sendable {
             let coding = RowKeyCoding(entities: configuration.plan.entities,
                                       storeIdentifier: try managedObjectContext.persistentStoreCoordinator?.store().identifier ?? "")
             let restored = try cacheName.flatMap { try restoreFromCache(named: $0, configuration: configuration, coding: coding) }
-            let index = try restored ?? InitialFetch(configuration: configuration, context: managedObjectContext, coding: coding,
-                                                     indexTitle: { [unowned self] in resolvedIndexTitle(forSectionName: $0) }).run()
-            engine = FetchedResultsEngine(configuration: configuration, context: managedObjectContext, coding: coding,
-                                          index: rowChunkLength == RowList.standardMaximumChunkLength ? index : index.rechunked(toLength: rowChunkLength))
+            let index = try restored ?? fetchIndex(configuration, coding: coding)
+            engine = makeEngine(configuration, coding: coding, index: index)
             if restored == nil { writeCacheIfTracking() }
             objects = ResultObjects(context: managedObjectContext, coding: coding, configuration: configuration)
         } catch {
@@ -104,6 +107,17 @@ open class AnyFetchedResultsController: @unchecked Sendable {
         }
         updateTracking()
         deliverFetchedContents()
+    }
+
+    /// The results' rows, fetched.
+    func fetchIndex(_ configuration: FetchedResultsConfiguration, coding: RowKeyCoding) throws -> ResultIndex {
+        try InitialFetch(configuration: configuration, context: managedObjectContext, coding: coding,
+                         indexTitle: { [unowned self] in resolvedIndexTitle(forSectionName: $0) }).run()
+    }
+
+    func makeEngine(_ configuration: FetchedResultsConfiguration, coding: RowKeyCoding, index: ResultIndex) -> FetchedResultsEngine {
+        FetchedResultsEngine(configuration: configuration, context: managedObjectContext, coding: coding,
+                             index: rowChunkLength == RowList.standardMaximumChunkLength ? index : index.rechunked(toLength: rowChunkLength))
     }
 
     /// Dictionary results are fetched as Core Data fetches them, and not followed.

@@ -96,6 +96,18 @@ public final class FetchedResultsController<ResultType: FetchRequestResult>: Any
     /// The controller's contents after each fetch and each change batch, as an async sequence
     /// of snapshots. Each element costs O(n): prefer ``changes`` for large results.
     public var snapshots: AsyncStream<FetchedResultsSnapshot> { makeSnapshotStream() }
+
+    /// The controller's failures to follow a change, as an async sequence: what
+    /// ``FetchedResultsControllerDelegate/controller(_:didFailWith:)`` hears, for code that reads
+    /// ``changes`` instead of having a delegate. The ``changes`` sequence goes on: its next batch
+    /// after a failure takes a list from what it showed to the fresh results.
+    ///
+    /// ```swift
+    /// for await failure in controller.failures {
+    ///     logger.warning("the team list is catching up: \(failure)")
+    /// }
+    /// ```
+    public var failures: AsyncStream<FetchedResultsError> { makeFailureStream() }
 }
 
 /// The fetched objects of a controller: a random-access collection over a snapshot of its

@@ -58,6 +58,27 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     /// The index title for a section name, instead of the name's first letter, uppercased.
     /// Return nil to use the default.
     func controller(_ controller: AnyFetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String?
+
+    /// The controller could not follow a change (a store read failed, for instance). Not part of
+    /// Core Data, whose controller goes stale silently.
+    ///
+    /// The controller keeps showing what it showed before the failure, so a list that applied
+    /// every batch so far still matches it. It then catches up by fetching again: right after
+    /// this call, on the context's queue, and at every later change until a fetch succeeds. The
+    /// first batch after that takes the list from what it showed to what is true now (rows that
+    /// changed while the controller could not follow them are reported as updates), so a list
+    /// that goes on applying batches needs nothing else. If fetching keeps failing, this method
+    /// is called again for each attempt.
+    ///
+    /// ```swift
+    /// func controller(_ controller: AnyFetchedResultsController, didFailWith error: FetchedResultsError) {
+    ///     banner.show("The list may be out of date: \(error)")
+    /// }
+    /// ```
+    ///
+    /// - Parameter error: A ``FetchedResultsError/changeProcessingFailed`` error whose
+    ///   ``FetchedResultsError/underlyingError`` is the store's.
+    func controller(_ controller: AnyFetchedResultsController, didFailWith error: FetchedResultsError)
 }
 
 extension FetchedResultsControllerDelegate {
@@ -70,6 +91,7 @@ extension FetchedResultsControllerDelegate {
     public func controller(_ controller: AnyFetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? {
         nil
     }
+    public func controller(_ controller: AnyFetchedResultsController, didFailWith error: FetchedResultsError) {}
 }
 
 /// A delegate that receives the controller's whole contents as a ``FetchedResultsSnapshot``

@@ -1,8 +1,10 @@
-/// A fetched results controller that cannot fetch as configured.
+/// A fetched results controller that cannot fetch as configured, or could not follow a change.
 public struct FetchedResultsError: CoreDataCodedError {
     public let code: CoreDataErrorCode
     /// What is wrong and how to fix it.
     public let message: String
+    /// The error that caused this one (a store read that failed, for instance), if any.
+    public let underlyingError: (any Error)?
 
     public var description: String { message }
 
@@ -15,9 +17,15 @@ public struct FetchedResultsError: CoreDataCodedError {
     /// ``AnyFetchedResultsController/performFetch()`` was called from a delegate callback, in the
     /// middle of a change batch (Core Data would start a nested batch there).
     public static let fetchDuringChangeDelivery = CoreDataErrorCode(140404, "fetchDuringChangeDelivery")
+    /// A change batch could not be computed (a store read failed, for instance): the controller
+    /// still shows what it showed before, and refetches to catch up (Core Data has no such
+    /// report; its controller goes stale silently). See
+    /// ``FetchedResultsControllerDelegate/controller(_:didFailWith:)``.
+    public static let changeProcessingFailed = CoreDataErrorCode(140405, "changeProcessingFailed")
 
-    init(_ code: CoreDataErrorCode, _ message: String) {
+    init(_ code: CoreDataErrorCode, _ message: String, underlyingError: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlyingError = underlyingError
     }
 }

@@ -38,13 +38,15 @@ final class TestStack: Sendable {
     /// What the store logs, SQL included, when made with `recordingSQL: true`.
     let log: LogRecorder?
 
+    /// - Parameter storeType: A store type registered by the tests (see ``FailingReads``) instead
+    ///   of the kind's.
     init(_ kind: StoreKind = .sqlite, model: ManagedObjectModel? = nil, directory: TemporaryDirectory = TemporaryDirectory(),
-         recordingSQL: Bool = false) throws {
+         recordingSQL: Bool = false, storeType: String? = nil) throws {
         self.kind = kind
         self.directory = directory
         container = PersistentContainer(name: "Test", managedObjectModel: try model ?? Fixtures.model())
         let description = PersistentStoreDescription(url: directory.file("Test.sqlite"))
-        description.type = kind == .sqlite ? SQLiteStoreType : InMemoryStoreType
+        description.type = storeType ?? (kind == .sqlite ? SQLiteStoreType : InMemoryStoreType)
         log = recordingSQL ? LogRecorder() : nil
         description.logger = log?.logger()
         container.persistentStoreDescriptions = [description]
