@@ -1,7 +1,8 @@
 import Dispatch
 
 extension ManagedObjectContext {
-    /// When an async ``perform(schedule:_:)-(_,()->T)`` block runs, with Core Data's names.
+    /// When the block of an async ``perform(schedule:_:)-6knd5`` (or of its throwing form,
+    /// ``perform(schedule:_:)-5lbwo``) runs, with Core Data's names.
     public enum ScheduledTaskType: Sendable {
         /// Run at once if already on the context's queue, otherwise enqueue.
         case immediate

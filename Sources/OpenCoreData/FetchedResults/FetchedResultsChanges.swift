@@ -33,7 +33,8 @@ public struct FetchedResultsChanges: Sendable, Equatable {
         public let objectID: ManagedObjectID
         /// The old index path: nil for an insert.
         public let indexPath: IndexPath?
-        /// The new index path: nil for a delete, and for an update that stayed in place.
+        /// The new index path: nil for a delete, and for an update whose sort or section keys
+        /// changed without moving it (Core Data's update in place).
         public let newIndexPath: IndexPath?
 
         public init(type: FetchedResultsChangeType, objectID: ManagedObjectID, indexPath: IndexPath?, newIndexPath: IndexPath?) {

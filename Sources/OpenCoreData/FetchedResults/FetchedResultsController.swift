@@ -20,10 +20,10 @@ public import Foundation
 /// Use a controller on its context's queue, as the context. Its callbacks run there,
 /// synchronously, inside the `processPendingChanges()`, `save()` or merge that caused them.
 ///
-/// Where it differs from Core Data, on purpose (see <doc:FetchedResultsController>):
+/// Where it differs from Core Data, on purpose (see <doc:UsingAFetchedResultsController>):
 /// - problems Core Data raises exceptions for (no sort descriptors, dictionary results with
-///   tracking) and section names that do not follow the sort order make ``performFetch()``
-///   throw;
+///   tracking) and section names that do not follow the sort order make
+///   ``AnyFetchedResultsController/performFetch()`` throw;
 /// - every change batch is valid for a list: applied with UIKit's batch-update rules to the old
 ///   contents it gives exactly the new contents, and callbacks come in a fixed, documented order;
 /// - processing a change costs about k·log n for k changed objects in n results: no refetch;
@@ -31,29 +31,30 @@ public import Foundation
 public final class FetchedResultsController<ResultType: FetchRequestResult>: AnyFetchedResultsController, @unchecked Sendable {
     /// The request the controller fetches with. It is kept by reference, as in Core Data: to
     /// change the query, change the request (delete the cache if you use one) and call
-    /// ``performFetch()`` again.
+    /// ``AnyFetchedResultsController/performFetch()`` again.
     public let fetchRequest: FetchRequest<ResultType>
 
-    /// Creates a controller. Nothing is fetched until ``performFetch()``.
+    /// Creates a controller. Nothing is fetched until
+    /// ``AnyFetchedResultsController/performFetch()``.
     ///
     /// - Parameters:
     ///   - fetchRequest: The request; it must have sort descriptors.
     ///   - context: The context to fetch in and follow.
-    ///   - sectionNameKeyPath: The key path of the section names, which must be the first sort
-    ///     descriptor's key; nil for one section.
+    ///   - sectionNameKeyPath: The key path of the section names, whose sections must follow the
+    ///     sort order (it is usually the first sort descriptor's key); nil for one section.
     ///   - cacheName: The name of an on-disk cache of the sections and results, which lets the
     ///     next launch skip the fetch; nil for none.
     public init(fetchRequest: FetchRequest<ResultType>, managedObjectContext context: ManagedObjectContext,
-                sectionNameKeyPath: String?, cacheName name: String?) {
+                sectionNameKeyPath: String?, cacheName: String?) {
         self.fetchRequest = fetchRequest
-        super.init(context: context, sectionNameKeyPath: sectionNameKeyPath, cacheName: name)
+        super.init(context: context, sectionNameKeyPath: sectionNameKeyPath, cacheName: cacheName)
     }
 
     override func currentRequest() -> AnyFetchRequest { AnyFetchRequest(fetchRequest) }
 
-    /// The fetched objects, in order, across sections; nil before ``performFetch()``. The
-    /// collection is a snapshot: later changes do not alter it. Objects are created when read
-    /// and load their values a batch at a time.
+    /// The fetched objects, in order, across sections; nil before
+    /// ``AnyFetchedResultsController/performFetch()``. The collection is a snapshot: later changes
+    /// do not alter it. Objects are created when read and load their values a batch at a time.
     public var fetchedObjects: FetchedObjects<ResultType>? {
         managedObjectContext.assertOnQueue()
         return currentIndex.map { FetchedObjects(controller: self, index: $0) }

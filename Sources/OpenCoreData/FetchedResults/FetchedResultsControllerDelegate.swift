@@ -41,10 +41,12 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     /// contents.
     ///
     /// - Parameters:
+    ///   - controller: The controller whose contents changed.
     ///   - anObject: The object (a managed object, or an object ID for ID results).
     ///   - indexPath: Its old index path; nil for an insert.
     ///   - type: What happened.
-    ///   - newIndexPath: Its new index path; nil for a delete and for an update in place.
+    ///   - newIndexPath: Its new index path; nil for a delete, and for an update whose sort or
+    ///     section keys changed without moving it (Core Data's update in place).
     func controller(_ controller: AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
                     for type: FetchedResultsChangeType, newIndexPath: IndexPath?)
 
