@@ -78,8 +78,10 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     /// }
     /// ```
     ///
-    /// - Parameter error: A ``FetchedResultsError/changeProcessingFailed`` error whose
-    ///   ``FetchedResultsError/underlyingError`` is the store's.
+    /// - Parameters:
+    ///   - controller: The controller that fell behind.
+    ///   - error: A ``FetchedResultsError/changeProcessingFailed`` error whose
+    ///     ``FetchedResultsError/underlyingError`` is the store's.
     func controller(_ controller: AnyFetchedResultsController, didFailWith error: FetchedResultsError)
 }
 
