@@ -14,6 +14,14 @@ let strictSwift: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// The products every target names, from the root package and the argument parser.
+let openCoreData = Target.Dependency.product(name: "OpenCoreData", package: "OpenCoreData")
+let fetchedResultsChecking = Target.Dependency.product(name: "FetchedResultsChecking", package: "OpenCoreData")
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+// What each seed app's library uses: the library, the shared example code, and the argument
+// parser for its tool's commands.
+let seedAppDependencies: [Target.Dependency] = [openCoreData, "ExampleSupport", argumentParser]
+
 let package = Package(
     name: "OpenCoreDataExamples",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -42,9 +50,9 @@ let package = Package(
         .target(
             name: "WorldCupApp",
             dependencies: [
-                .product(name: "OpenCoreData", package: "OpenCoreData"),
+                openCoreData,
                 "ExampleSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                argumentParser,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -60,7 +68,7 @@ let package = Package(
             dependencies: [
                 "WorldCupApp",
                 "ExampleSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                argumentParser,
             ],
             path: "WorldCup/Server",
             swiftSettings: strictSwift
@@ -73,8 +81,8 @@ let package = Package(
         .target(
             name: "ExampleSupport",
             dependencies: [
-                .product(name: "OpenCoreData", package: "OpenCoreData"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                openCoreData,
+                argumentParser,
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Support",
@@ -83,11 +91,7 @@ let package = Package(
         // example: Done (seed 001), the to-do list: its model, list and commands, tested in-process.
         .target(
             name: "DoneApp",
-            dependencies: [
-                .product(name: "OpenCoreData", package: "OpenCoreData"),
-                "ExampleSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            dependencies: seedAppDependencies,
             path: "Done/App",
             swiftSettings: strictSwift
         ),
@@ -102,11 +106,7 @@ let package = Package(
         // example: CarValet (seed 002), the cars table: its model, table and commands, tested in-process.
         .target(
             name: "CarValetApp",
-            dependencies: [
-                .product(name: "OpenCoreData", package: "OpenCoreData"),
-                "ExampleSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            dependencies: seedAppDependencies,
             path: "CarValet/App",
             swiftSettings: strictSwift
         ),
@@ -121,11 +121,7 @@ let package = Package(
         // example: Failed Banks (seed 003), its model, import, bank list and tool, driven by the tests.
         .target(
             name: "FailedBanksApp",
-            dependencies: [
-                .product(name: "OpenCoreData", package: "OpenCoreData"),
-                "ExampleSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            dependencies: seedAppDependencies,
             path: "FailedBanks/App",
             swiftSettings: strictSwift
         ),
@@ -139,11 +135,7 @@ let package = Package(
         // example: Recipes (seed 000), its model, sample recipes, sectioned list and tool, driven by the tests.
         .target(
             name: "RecipesApp",
-            dependencies: [
-                .product(name: "OpenCoreData", package: "OpenCoreData"),
-                "ExampleSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            dependencies: seedAppDependencies,
             path: "Recipes/App",
             swiftSettings: strictSwift
         ),
@@ -159,8 +151,8 @@ let package = Package(
         .testTarget(
             name: "SeedAppTests",
             dependencies: [
-                .product(name: "OpenCoreData", package: "OpenCoreData"),
-                .product(name: "FetchedResultsChecking", package: "OpenCoreData"),
+                openCoreData,
+                fetchedResultsChecking,
                 "ExampleSupport",
                 "DoneApp",
                 "DoneCLI",
@@ -181,9 +173,9 @@ let package = Package(
             dependencies: [
                 "WorldCupApp",
                 "ExampleSupport",
-                .product(name: "OpenCoreData", package: "OpenCoreData"),
-                .product(name: "FetchedResultsChecking", package: "OpenCoreData"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                openCoreData,
+                fetchedResultsChecking,
+                argumentParser,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
