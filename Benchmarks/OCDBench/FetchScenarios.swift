@@ -1,3 +1,4 @@
+import FetchedResultsChecking
 import Foundation
 import GRDB
 import OpenCoreData
@@ -15,7 +16,7 @@ struct FetchScenarios {
         let cacheName = "scoreboard-\(rows)"
         AnyFetchedResultsController.deleteCache(withName: cacheName)
         _ = try fetchSamples(cacheName: cacheName, runs: 1)
-        SectionCaches.writer().waitUntilIdle()
+        SectionCacheFiles.waitForWrites()
         let relaunch = try fetchSamples(cacheName: cacheName)
         return [
             Figure("1. initial fetch (batch 20, sectioned)", rows: rows, samples: fetch,

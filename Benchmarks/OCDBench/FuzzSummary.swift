@@ -36,7 +36,7 @@ extension FuzzTally.Result {
                 \(mismatches.count) run(s) met a mismatch; the first in the plan:
                 \(mismatch)
                 replay: \(mismatch.testReplayCommand)
-                    or: swift run ocd-bench --fuzz-batches \(batches) --seed \(FuzzSeed.text(mismatch.baseSeed))
+                    or: swift run --package-path Benchmarks ocd-bench --fuzz-batches \(batches) --seed \(FuzzSeed.text(mismatch.baseSeed))
                 """
         }
         return firstError.map { "\(errors.count) run(s) stopped on a store error; the first: \($0)" }

@@ -1,7 +1,14 @@
+public import ArgumentParser
+
 /// A row as the user names it: the number a tool's `list` printed beside it, 1 for the first row.
 ///
+/// Read it from the command line as an argument's transform, so that a word that is not a row
+/// number is refused before the store is opened:
+///
 /// ```swift
-/// let row = try RowNumber(parsing: "2", command: "delete")
+/// @Argument(help: "The item's number, as `list` shows it.", transform: RowNumber.init(argument:))
+/// var row: RowNumber
+///
 /// row.number  // 2
 /// row.index   // 1, the row in the controller's section
 /// ```
@@ -23,21 +30,18 @@ public struct RowNumber: Sendable, Equatable {
     /// Reads the number a command was given.
     ///
     /// Whether such a row exists is for the list to say: this only checks that the word is a
-    /// whole number from 1.
+    /// whole number from 1. A negative number reaches it only after `--`, which ends the options
+    /// (`delete -- -1`).
     ///
-    /// - Parameters:
-    ///   - word: The argument, or nil when the command had none.
-    ///   - command: The command's name, for the message.
-    /// - Throws: ``ToolError/usage(_:)`` when the word is missing, not a whole number, or below 1.
-    public init(parsing word: String?, command: String) throws(ToolError) {
-        guard let word else {
-            throw .usage("`\(command)` needs a row number from `list`, as in `\(command) 2`")
-        }
-        guard let number = Int(word) else {
-            throw .usage("`\(command)` needs a row number from `list`; \(word.debugDescription) is not a whole number")
+    /// - Parameter argument: The word on the command line.
+    /// - Throws: `ValidationError` when the word is not a whole number, or is below 1; the
+    ///   argument parser reports it after the word and the argument's name, with status 64.
+    public init(argument: String) throws(ValidationError) {
+        guard let number = Int(argument) else {
+            throw ValidationError("\(argument.debugDescription) is not a whole number; rows are numbered from 1, as the list shows them")
         }
         guard number >= 1 else {
-            throw .usage("`\(command)` needs a row number from `list`; rows are numbered from 1, not \(number)")
+            throw ValidationError("rows are numbered from 1, not \(number)")
         }
         self.number = number
     }

@@ -1,3 +1,4 @@
+public import ArgumentParser
 public import ExampleSupport
 import Foundation
 
@@ -8,28 +9,33 @@ import Foundation
 /// command, and prints what the controller reported of the save (or, for `list`, its rows).
 ///
 /// ```swift
-/// exit(CarValetTool.run(CommandLine.arguments.dropFirst()))
+/// CarValetTool.main()
 /// ```
-public enum CarValetTool: ExampleTool {
-    /// The store of ``Car``s.
-    public typealias Store = CarValetStore
+public struct CarValetTool: ParsableCommand {
+    /// `carvalet` and its four commands.
+    public static let configuration = CommandConfiguration(
+        commandName: "carvalet",
+        abstract: "CarValet's cars, newest first; each change prints what the fetched results controller reported.",
+        subcommands: [Add.self, List.self, Edit.self, Delete.self]
+    )
 
-    /// `carvalet`.
-    public static let toolName = "carvalet"
-    /// One command and its arguments.
-    public static let synopsis = "COMMAND"
-    /// Add, list, edit and delete.
-    public static let commandSummary = """
-          add [MAKE [MODEL [YEAR]]]   add a car at the top (the year is 1908 unless given)
-          list                        show the cars, newest first
-          edit N MAKE [MODEL [YEAR]]  change car N
-          delete N                    delete car N
-        """
-    /// What N is.
-    public static let usageNote = "N is the number `list` shows."
+    /// `--store PATH` and `--sql`, which may also follow the command.
+    @OptionGroup public var storage: StoreOptions<CarValetStore>
+
+    /// A command line without a command yet.
+    public init() {}
+
+    /// Runs when no command is given: a usage error naming the commands.
+    public func run() throws {
+        throw ValidationError("no command given; the commands are add, list, edit and delete")
+    }
 
     /// Runs a command on a ``CarValet`` whose table prints each change; a ``CarValetError``
     /// reaches the user as its description, with status 1.
+    ///
+    /// - Parameters:
+    ///   - command: The command.
+    ///   - session: The store, a context on it, the output and the clock.
     public static func perform(_ command: CarValetCommand, in session: ToolSession) throws {
         let output = session.output
         let valet = try CarValet(context: session.context, table: CarTablePrinter(write: output.print), now: session.now)

@@ -1,3 +1,4 @@
+public import ArgumentParser
 public import ExampleSupport
 
 /// The Done command-line tool: `done add "milk"`, `done list`, `done done 2`, `done delete 2`.
@@ -6,28 +7,33 @@ public import ExampleSupport
 /// command, and prints what the controller reported of the save (or, for `list`, its rows).
 ///
 /// ```swift
-/// exit(DoneTool.run(CommandLine.arguments.dropFirst()))
+/// DoneTool.main()
 /// ```
-public enum DoneTool: ExampleTool {
-    /// The store of ``Item``s.
-    public typealias Store = DoneStore
+public struct DoneTool: ParsableCommand {
+    /// `done` and its four commands.
+    public static let configuration = CommandConfiguration(
+        commandName: "done",
+        abstract: "A to-do list, oldest first; each change prints what the fetched results controller reported.",
+        subcommands: [Add.self, List.self, Toggle.self, Delete.self]
+    )
 
-    /// `done`.
-    public static let toolName = "done"
-    /// One command and its arguments.
-    public static let synopsis = "COMMAND"
-    /// Add, list, done and delete.
-    public static let commandSummary = """
-          add TEXT     add a to-do item
-          list         show the items, oldest first; ✓ marks done ones
-          done N       mark item N done, or not done again
-          delete N     delete item N
-        """
-    /// What N is.
-    public static let usageNote = "N is the number `list` shows."
+    /// `--store PATH` and `--sql`, which may also follow the command.
+    @OptionGroup public var storage: StoreOptions<DoneStore>
+
+    /// A command line without a command yet.
+    public init() {}
+
+    /// Runs when no command is given: a usage error naming the commands.
+    public func run() throws {
+        throw ValidationError("no command given; the commands are add, list, done and delete")
+    }
 
     /// Runs a command on a ``TodoList`` whose table prints each change; a ``TodoListError``
     /// reaches the user as its description, with status 1.
+    ///
+    /// - Parameters:
+    ///   - command: The command.
+    ///   - session: The store, a context on it, the output and the clock.
     public static func perform(_ command: DoneCommand, in session: ToolSession) throws {
         let output = session.output
         let list = try TodoList(context: session.context, table: TodoChangePrinter(write: output.print), now: session.now)

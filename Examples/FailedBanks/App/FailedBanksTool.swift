@@ -1,3 +1,4 @@
+public import ArgumentParser
 public import ExampleSupport
 import Foundation
 import OpenCoreData
@@ -7,29 +8,40 @@ import OpenCoreData
 /// the change the controller reported.
 ///
 /// ```swift
-/// exit(FailedBanksTool.run(CommandLine.arguments.dropFirst()))
+/// FailedBanksTool.main()
 /// ```
-public enum FailedBanksTool: ExampleTool {
-    /// The store of banks.
-    public typealias Store = FailedBanksStore
+public struct FailedBanksTool: ParsableCommand {
+    /// `failedbanks`, and what the first launch does.
+    public static let configuration = CommandConfiguration(
+        commandName: "failedbanks",
+        abstract: "Failed banks, latest to close first, read 20 at a time by a fetched results controller.",
+        discussion: "The first launch imports \(BankGenerator.defaultCount) made-up banks into the store; every launch shows the first screen."
+    )
 
-    /// `failedbanks`.
-    public static let toolName = "failedbanks"
-    /// No command: only an option.
-    public static let synopsis = "[--delete ROW]"
-    /// None: every launch shows the list.
-    public static let commandSummary = ""
-    /// `--delete ROW`.
-    public static let optionSummary =
-        "  --delete ROW   delete the bank at ROW of the list (1 is the latest to close), with its details"
-    /// What the first launch does.
-    public static let usageNote =
-        "The first launch imports \(BankGenerator.defaultCount) made-up banks into the store; every launch shows the first screen."
-    /// `--delete`.
-    public static let valueOptions: Set<String> = [FailedBanksCommand.deleteOption]
+    /// `--store PATH` and `--sql`.
+    @OptionGroup public var storage: StoreOptions<FailedBanksStore>
+
+    /// The row to delete first, as the screen numbers it; nil to only show the list.
+    @Option(name: .customLong("delete"),
+            help: ArgumentHelp("Delete the bank at this row of the list (1 is the latest to close), with its details.",
+                               valueName: "row"),
+            transform: RowNumber.init(argument:))
+    public var rowToDelete: RowNumber?
+
+    /// A command line that only shows the list.
+    public init() {}
+
+    /// Opens the store and runs the command.
+    public func run() throws {
+        try Self.perform(deleting: rowToDelete, in: storage.openSession())
+    }
 
     /// Imports the banks into an empty store, deletes the bank asked for, and shows the list.
-    public static func perform(_ command: FailedBanksCommand, in session: ToolSession) throws {
+    ///
+    /// - Parameters:
+    ///   - rowToDelete: The row to delete first, as the screen numbers it; nil to only show the list.
+    ///   - session: The store, a context on it and the output.
+    public static func perform(deleting rowToDelete: RowNumber?, in session: ToolSession) throws {
         let context = session.context
         let output = session.output
         try context.performAndWait {
@@ -38,7 +50,7 @@ public enum FailedBanksTool: ExampleTool {
                 output.print("Imported \(imported) banks into \(session.location.displayPath)")
             }
             let list = try BankList(context: context)
-            if let row = command.rowToDelete {
+            if let row = rowToDelete {
                 try delete(row: row, from: list, output: output)
             }
             show(list, output: output)

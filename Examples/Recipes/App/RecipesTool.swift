@@ -1,3 +1,4 @@
+public import ArgumentParser
 public import ExampleSupport
 import Foundation
 import OpenCoreData
@@ -7,29 +8,32 @@ import OpenCoreData
 /// and print what the controller reported before the list.
 ///
 /// ```swift
-/// exit(RecipesTool.run(CommandLine.arguments.dropFirst()))
+/// RecipesTool.main()
 /// ```
-public enum RecipesTool: ExampleTool {
-    /// The store of recipes.
-    public typealias Store = RecipesStore
+public struct RecipesTool: ParsableCommand {
+    /// `recipes`, its three commands, and what the first launch and `--sql` show.
+    public static let configuration = CommandConfiguration(
+        commandName: "recipes",
+        abstract: "Recipes in sections by type, with a section index and a section cache.",
+        discussion: """
+            The first launch adds \(RecipeBook.entries.count) sample recipes. A relaunch reads the sections from the \
+            "\(RecipeList.cacheName)" cache ($XDG_CACHE_HOME or ~/.cache) instead of the store, as --sql shows.
+            """,
+        subcommands: [List.self, Add.self, Delete.self],
+        defaultSubcommand: List.self
+    )
 
-    /// `recipes`.
-    public static let toolName = "recipes"
-    /// One command, `list` when none is given.
-    public static let synopsis = "[list | add NAME TYPE | delete NAME]"
-    /// List, add and delete.
-    public static let commandSummary = """
-          list             the recipes in sections by type, with the section index (the default)
-          add NAME TYPE    add a recipe; a new TYPE makes a new section
-          delete NAME      delete a recipe and its ingredients
-        """
-    /// What the first launch adds, and what `--sql` shows of the cache.
-    public static let usageNote = """
-        The first launch adds \(RecipeBook.entries.count) sample recipes. A relaunch reads the sections from the
-        "\(RecipeList.cacheName)" cache ($XDG_CACHE_HOME or ~/.cache) instead of the store, as --sql shows.
-        """
+    /// `--store PATH` and `--sql`, which may also follow the command.
+    @OptionGroup public var storage: StoreOptions<RecipesStore>
+
+    /// A command line without a command: `list`.
+    public init() {}
 
     /// Adds the samples to an empty store, runs the command, and shows the changes and the list.
+    ///
+    /// - Parameters:
+    ///   - command: The command.
+    ///   - session: The store, a context on it and the output.
     public static func perform(_ command: RecipesCommand, in session: ToolSession) throws {
         let context = session.context
         let output = session.output

@@ -1,29 +1,21 @@
-// `swift run worldcup`: the World Cup scoreboard as a live web page (see WorldCupOptions.usage).
+// `swift run --package-path Examples worldcup`: the World Cup scoreboard as a live web page
+// (`--help` lists the options, from WorldCupOptions).
+import ArgumentParser
 import ExampleSupport
 import Foundation
 import WorldCupApp
 
 @main
-struct WorldCupCommand {
-    static func main() async {
-        do {
-            let options = try WorldCupOptions(arguments: Array(CommandLine.arguments.dropFirst()))
-            if options.help {
-                print(WorldCupOptions.usage)
-                return
-            }
-            try await run(options)
-        } catch let error as ToolError {
-            // As every example tool reports: the message, the usage after a usage error, the status.
-            report("worldcup: error: \(error.message)" + (error.kind == .usage ? "\n\n" + WorldCupOptions.usage : ""))
-            exit(error.exitCode)
-        } catch {
-            report("worldcup: error: \(error)")
-            exit(ToolError.failureExitCode)
-        }
-    }
+struct WorldCupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worldcup",
+        abstract: "The World Cup scoreboard: a live page whose fetched results controller updates every open window over a WebSocket."
+    )
 
-    static func run(_ options: WorldCupOptions) async throws {
+    @OptionGroup var options: WorldCupOptions
+
+    func run() async throws {
+        let options = options
         if options.reset, case .file(let url) = options.store {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
         }
@@ -49,9 +41,5 @@ struct WorldCupCommand {
             try await group.next()
             group.cancelAll()
         }
-    }
-
-    private static func report(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }

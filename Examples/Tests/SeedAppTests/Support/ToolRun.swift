@@ -1,4 +1,3 @@
-import ExampleSupport
 import Testing
 
 /// One finished run of an example tool's executable, as a user's shell would see it.
@@ -14,10 +13,14 @@ struct ToolRun: CustomStringConvertible {
     /// The lines of standard output.
     var lines: [String] { standardOutput.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
 
-    /// What the tool said went wrong: standard error's first line after `<tool>: error: `, or
-    /// nil when it does not start that way.
+    /// The status of a command line the tool cannot understand: the argument parser's
+    /// validation failure, `EX_USAGE`.
+    static let usageStatus: Int32 = 64
+
+    /// What the tool said went wrong: standard error's first line after the argument parser's
+    /// `Error: `, or nil when it does not start that way.
     var errorMessage: String? {
-        let prefix = "\(tool): error: "
+        let prefix = "Error: "
         let firstLine = standardError.prefix { $0 != "\n" }
         return firstLine.hasPrefix(prefix) ? String(firstLine.dropFirst(prefix.count)) : nil
     }
@@ -25,12 +28,12 @@ struct ToolRun: CustomStringConvertible {
     var description: String { "\(tool) \(arguments): status \(status)\nstdout:\n\(standardOutput)stderr:\n\(standardError)" }
 
     /// Checks the run was refused the way every example tool refuses: this exit status, nothing
-    /// on standard output, `<tool>: error: <message>` on standard error with `message` in it, and
-    /// the usage after it for a bad command line (status 64) only.
+    /// on standard output, `Error: <message>` on standard error with `message` in it, and the
+    /// usage after it for a bad command line (status 64) only.
     func expectRefused(status: Int32, saying message: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(self.status == status && standardOutput.isEmpty && errorMessage?.contains(message) == true,
                 "should fail with status \(status) saying \(message.debugDescription): \(self)", sourceLocation: sourceLocation)
-        #expect(standardError.contains("usage: \(tool)") == (status == ToolError.usageExitCode),
+        #expect(standardError.contains("Usage: \(tool)") == (status == Self.usageStatus),
                 "the usage follows a bad command line only: \(self)", sourceLocation: sourceLocation)
     }
 }

@@ -16,7 +16,7 @@ enum BrowserScript {
     static func missingPrerequisites() -> String? {
         let files = [python, "/usr/bin/chromium", "/usr/bin/chromedriver"].filter { !FileManager.default.isExecutableFile(atPath: $0) }
         guard files.isEmpty else {
-            return "the browser test needs \(files.joined(separator: ", ")): apt-get install chromium chromium-driver python3-selenium (.ci/run does)"
+            return "the browser test needs \(files.joined(separator: ", ")): apt-get install chromium chromium-driver python3-selenium (Scripts/test does)"
         }
         return nil
     }

@@ -90,12 +90,11 @@ import Testing
     }
 
     @Test(arguments: [
-        (["add", "Toast"], Int32(64), "add takes a NAME and a TYPE (quote a name with spaces)"),
-        (["delete"], 64, "delete takes one NAME (quote a name with spaces)"),
-        (["list", "all"], 64, "list takes no arguments"),
-        (["cook", "Shakshuka"], 64, "unknown command 'cook'"),
-        (["--store", "Other.sqlite"], 64, "--store is given twice"),
-        (["--sql=yes"], 64, "--sql takes no value"),
+        (["add", "Toast"], Int32(64), "Missing expected argument '<type>'"),
+        (["delete"], 64, "Missing expected argument '<name>'"),
+        (["list", "all"], 64, "Unexpected argument 'all'"),
+        (["cook", "Shakshuka"], 64, "2 unexpected arguments: 'cook', 'Shakshuka'"),
+        (["--sql=yes"], 64, "The option '--sql' does not take any value, but 'yes' was specified."),
         (["add", "bruschetta", "Snack"], 1, "there is already a recipe named 'Bruschetta', in Appetizer"),
         (["add", "", "Snack"], 1, "a recipe needs a name"),
         (["delete", "Toast"], 1, "there is no recipe named 'Toast'"),

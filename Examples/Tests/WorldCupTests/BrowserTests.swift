@@ -7,8 +7,8 @@ import WorldCupApp
 /// fetch, applying each batch in place with an animation and never reloading; names are text,
 /// never markup. Fails, not skips, when the browser cannot run.
 ///
-/// `OCD_UPDATE_SCREENSHOT=1 swift test --filter BrowserTests` rewrites the README's
-/// `Docs/worldcup.png`; otherwise the screenshot goes to a temporary file.
+/// `OCD_UPDATE_SCREENSHOT=1 swift test --package-path Examples --filter BrowserTests` rewrites
+/// the README's `Docs/worldcup.png`; otherwise the screenshot goes to a temporary file.
 @Suite struct BrowserTests {
     /// What the script prints.
     struct Report: Decodable {
@@ -197,7 +197,8 @@ import WorldCupApp
         guard ProcessInfo.processInfo.environment["OCD_UPDATE_SCREENSHOT"] == "1" else {
             return directory.appendingPathComponent("worldcup.png")
         }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        // Examples/Tests/WorldCupTests/BrowserTests.swift, four folders below the repository's root.
+        let root = (0..<4).reduce(URL(fileURLWithPath: #filePath)) { url, _ in url.deletingLastPathComponent() }
         return root.appendingPathComponent("Docs/worldcup.png")
     }
 }

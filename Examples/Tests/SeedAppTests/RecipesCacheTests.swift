@@ -1,4 +1,5 @@
 import ExampleSupport
+import FetchedResultsChecking
 import Foundation
 import OpenCoreData
 import RecipesApp
@@ -34,7 +35,7 @@ import Testing
             try body(list)
             return launch
         }
-        SectionCaches.writer().waitUntilIdle()
+        SectionCacheFiles.waitForWrites()
         return launch
     }
 
@@ -44,7 +45,7 @@ import Testing
         defer { AnyFetchedResultsController.deleteCache(withName: name) }
         let first = try launch(store, cacheName: name)
         #expect(first.queriedRecipes)
-        #expect(FileManager.default.fileExists(atPath: SectionCacheLocation.current.fileURL(forCacheName: name).path))
+        #expect(FileManager.default.fileExists(atPath: SectionCacheFiles.fileURL(forCacheName: name).path))
 
         let second = try launch(store, cacheName: name)
         #expect(!second.queriedRecipes, "\(second.selects)")

@@ -1,0 +1,33 @@
+import ArgumentParser
+import FetchedResultsChecking
+
+// ocd-bench: the fetched results controller against raw SQLite and refetch-and-diff, each
+// scenario next to its baseline measured in the same run; with --fuzz-batches, the controller's
+// differential fuzzer at scale. See the README's Performance section.
+@main
+struct OCDBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ocd-bench",
+        abstract: "The fetched results controller against raw SQLite and refetch-and-diff, or its differential fuzzer at scale."
+    )
+
+    @OptionGroup var options: BenchOptions
+
+    func run() throws {
+        if options.measuresTimings {
+            try TimingRun(options: options).run()
+        }
+        if let batches = options.fuzzBatches, !Self.runFuzzer(batches: batches, seed: options.fuzzSeed ?? FuzzSeed.standard) {
+            throw ExitCode.failure
+        }
+    }
+
+    /// Runs the fuzzer and prints its table; false when a run met a mismatch or a store error.
+    static func runFuzzer(batches: Int, seed: UInt64) -> Bool {
+        let campaign = FuzzCampaign(batches: batches, seed: seed)
+        let result = campaign.run()
+        print(result.table(seed: seed, runs: campaign.plan.runs.count))
+        if let failure = result.failureReport { print(failure) }
+        return result.passed
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+@testable import OCDBench
+import Testing
+
+/// `ocd-bench`'s command line: the flags the README and CI use, and bad input refused with the
+/// argument parser's status 64, before anything is measured.
+@Suite struct BenchOptionsTests {
+    @Test func theDefaultsMeasureEveryScenarioAtThreeSizes() throws {
+        let options = try BenchOptions.parse([])
+        #expect(options.rowCounts == [10_000, 100_000, 1_000_000] && options.runs == 20)
+        #expect(options.scenarios == [1, 2, 3, 4, 5, 6] && options.measuresTimings && options.fuzzBatches == nil)
+    }
+
+    @Test func theReadmesCommandLinesAreRead() throws {
+        let timings = try BenchOptions.parse(["--rows", "10k,100k,1M", "--runs", "2", "--scenarios", "1,6",
+                                              "--json", "bench.json", "--chart", "chart.svg", "--data", "sets"])
+        #expect(timings.rowCounts == [10_000, 100_000, 1_000_000] && timings.runs == 2 && timings.scenarios == [1, 6])
+        #expect(timings.jsonPath == "bench.json" && timings.chartPath == "chart.svg" && timings.dataDirectory == "sets")
+
+        let fuzzing = try BenchOptions.parse(["--fuzz-batches", "1M", "--seed", "0x3039"])
+        #expect(fuzzing.fuzzBatches == 1_000_000 && fuzzing.fuzzSeed == 12345 && !fuzzing.measuresTimings)
+        #expect(try BenchOptions.parse(["--fuzz-batches", "2000", "--rows", "10k"]).measuresTimings)
+    }
+
+    @Test(arguments: [
+        (["--rows", "lots"], "The value 'lots' is invalid for '--rows <n[,n…]>': 'lots' is not a count (use e.g. 10000, 100k or 1M)"),
+        (["--rows", ","], "The value ',' is invalid for '--rows <n[,n…]>': give at least one size"),
+        (["--runs", "0"], "The value '0' is invalid for '--runs <n>': '0' is not a count"),
+        (["--scenarios", "7"], "The value '7' is invalid for '--scenarios <n[,n…]>': '7' is not a list of scenario numbers 1 to 6"),
+        (["--fuzz-batches", "2000", "--seed", "soon"], "'soon' is not a seed (use e.g. 12345 or 0x3039)"),
+        (["--seed", "1"], "--seed is for --fuzz-batches"),
+        (["--verbose"], "Unknown option '--verbose'"),
+    ])
+    func badInputIsRefusedWithStatus64(arguments: [String], message: String) {
+        do {
+            let options = try BenchOptions.parse(arguments)
+            Issue.record("\(arguments) was read as \(options)")
+        } catch {
+            #expect(BenchOptions.message(for: error).contains(message), "\(BenchOptions.message(for: error))")
+            #expect(BenchOptions.exitCode(for: error).rawValue == 64)
+        }
+    }
+}

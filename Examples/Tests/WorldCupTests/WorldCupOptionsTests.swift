@@ -1,0 +1,39 @@
+import ArgumentParser
+import ExampleSupport
+import Foundation
+import Testing
+import WorldCupApp
+
+/// `worldcup`'s command line.
+@Suite struct WorldCupOptionsTests {
+    @Test func theDefaultsServeLoopbackOn8080FromTheUsersDataDirectory() throws {
+        let options = try WorldCupOptions.parse([])
+        #expect(options.host == "127.0.0.1" && options.port == 8080)
+        #expect(options.store.displayPath.hasSuffix("/WorldCup/WorldCup.sqlite"))
+        #expect(!options.simulate && !options.reset && !options.check)
+    }
+
+    @Test func everyOptionIsRead() throws {
+        let options = try WorldCupOptions.parse(["--port", "9000", "--store", "/tmp/cup.sqlite", "--host", "0.0.0.0",
+                                                 "--simulate", "--reset", "--check"])
+        #expect(options.port == 9000 && options.host == "0.0.0.0" && options.store == .file(URL(fileURLWithPath: "/tmp/cup.sqlite")))
+        #expect(options.simulate && options.reset && options.check)
+    }
+
+    @Test(arguments: [
+        (["--port"], "Missing value for '--port <n>'"),
+        (["--port", "http"], "The value 'http' is invalid for '--port <n>'"),
+        (["--port", "70000"], "--port needs a number from 0 to 65535, not 70000"),
+        (["--store", "--simulate"], "Missing value for '--store <path>'"),
+        (["--verbose"], "Unknown option '--verbose'"),
+    ])
+    func aWrongCommandLineSaysWhatIsWrongWithStatus64(arguments: [String], message: String) {
+        do {
+            let options = try WorldCupOptions.parse(arguments)
+            Issue.record("\(arguments) was read as \(options)")
+        } catch {
+            #expect(WorldCupOptions.message(for: error) == message)
+            #expect(WorldCupOptions.exitCode(for: error).rawValue == 64)
+        }
+    }
+}
