@@ -169,7 +169,7 @@ extension ManagedObjectContext {
         let entity = snapshot.objectID.entity
         let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
         object.identity = snapshot.objectID
-        object.owningContext = self
+        object.attach(to: self)
         object.applyDefaults()
         object.state.isInserted = true
         register(object)

@@ -10,7 +10,7 @@ extension ManagedObjectContext {
         assertOnQueue()
         if object.managedObjectContext === self { return }
         precondition(object.managedObjectContext == nil, "\(object.objectID) already belongs to another context; insert a new object instead.")
-        object.owningContext = self
+        object.attach(to: self)
         object.materialize()
         object.state.isInserted = true
         object.state.isDeleted = false

@@ -81,7 +81,7 @@ extension ManagedObjectContext {
     public func reset() {
         assertOnQueue()
         for object in registry.removeAll() {
-            object.owningContext = nil
+            object.detach()
             object.state.awaitsInsertEvent = false
         }
         retainedObjects = []

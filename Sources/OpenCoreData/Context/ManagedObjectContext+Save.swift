@@ -167,7 +167,7 @@ extension ManagedObjectContext {
             for object in updated { object.commitChanges() }
             for object in deletedSet {
                 unregister(object)
-                object.owningContext = nil
+                object.detach()
                 object.state.isDeleted = false
             }
             let savedObjects = objectsWithChanges()

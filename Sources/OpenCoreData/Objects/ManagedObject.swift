@@ -38,8 +38,20 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // The two above are stored as internal properties: the library reads them for every object
     // it touches, and reads of a public class property each pay a run-time exclusivity check.
     var identity: ManagedObjectID
-    weak var owningContext: ManagedObjectContext? {
-        didSet { state.checksQueue = owningContext?.checksObjectAccess ?? false }
+    /// Set only through ``attach(to:)`` and ``detach()``, which keep ``ObjectState/checksQueue``
+    /// in step without reading this weak reference.
+    private(set) weak var owningContext: ManagedObjectContext?
+
+    /// Makes `context` the object's context.
+    func attach(to context: ManagedObjectContext) {
+        owningContext = context
+        state.checksQueue = context.checksObjectAccess
+    }
+
+    /// Leaves the object without a context.
+    func detach() {
+        owningContext = nil
+        state.checksQueue = false
     }
 
     /// One value per property of the entity, at each property's slot; empty while a fault.
@@ -94,7 +106,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     static func makeFault(entity: EntityDescription, id: ManagedObjectID, context: ManagedObjectContext) -> ManagedObject {
         let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
         object.identity = id
-        object.owningContext = context
+        object.attach(to: context)
         object.state.needsDefaults = false
         object.state.isFault = true
         return object
