@@ -62,6 +62,7 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
         let showsValues = description.logsSQLParameterValues
         configuration.prepareDatabase { db in
             SQLiteFunctions.register(in: db)
+            SQLiteLimits.apply(to: db)
             if sqlLog.logLevel <= .trace {
                 db.trace(options: .statement) { event in
                     sqlLog.trace("\(showsValues ? event.expandedDescription : event.description)")
@@ -141,6 +142,7 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
 
     /// Turns a GRDB error into a ``PersistentStoreError`` naming the problem.
     static func storeError(_ error: any Error, url: URL, doing action: String) -> any Error {
+        if let predicateError = SQLiteFunctions.predicateError(raisedBy: error) { return predicateError }
         if error is RowDecodingError {
             return PersistentStoreError(PersistentStoreError.corruptStore, "the store file is damaged: a row holds a value of the wrong type while \(action) (\(error))", url: url)
         }

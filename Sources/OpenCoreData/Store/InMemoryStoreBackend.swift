@@ -69,7 +69,7 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
             .map { RowSubject(row: $0, tables: tables) }
         if let predicate = fetch.predicate {
             let evaluator = PredicateEvaluator()
-            subjects = subjects.filter { evaluator.evaluate(predicate, on: $0) }
+            subjects = try subjects.filter { try evaluator.evaluate(predicate, on: $0) }
         }
         let keys = fetch.sortKeys.map { key in subjects.map { $0.sortValue(key) } }
         let order = subjects.indices.sorted { a, b in

@@ -69,7 +69,7 @@ final class FetchedResultsEngine {
             // given its permanent ID by obtainPermanentIDs before changes were processed) enters
             // with the event that reports its insert, not before.
             if row.previousRowKey != nil, !removed.contains(row.indexedRowKey) { continue }
-            if let predicate, !evaluator.evaluate(predicate, on: object) { continue }
+            if let predicate, !(try evaluator.evaluate(predicate, on: object)) { continue }
             let section = configuration.section.map { $0.name(of: $0.value(of: object)) } ?? ""
             placed.append((row, reader.currentValues(of: object), section))
         }

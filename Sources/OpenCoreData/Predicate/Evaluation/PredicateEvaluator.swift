@@ -3,7 +3,11 @@ import Foundation
 /// Evaluates a resolved predicate in memory. The rules match the SQL the SQLite store runs:
 /// `==` and `!=` treat nil as a value (`nil == nil`), ordering comparisons with nil are false,
 /// strings compare by UTF-8 bytes after `[c]`/`[d]` folding, numbers compare by value across
-/// types, a to-many key path without a modifier means `ANY`, and `ALL` over no values is true.
+/// types, NaN equals nothing and orders with nothing (so only `!=` is true of it), a to-many key
+/// path without a modifier means `ANY`, and `ALL` over no values is true.
+///
+/// Evaluation throws only when `MATCHES` exceeds its step limit
+/// (``FetchRequestError/regularExpressionTooComplex``).
 struct PredicateEvaluator {
     /// What a key path or constant yields.
     indirect enum Value {
@@ -20,37 +24,47 @@ struct PredicateEvaluator {
     /// Subquery variables bound to the element being tested.
     private var variables: [String: any PredicateSubject] = [:]
 
-    func evaluate(_ predicate: ResolvedPredicate, on subject: any PredicateSubject) -> Bool {
+    func evaluate(_ predicate: ResolvedPredicate, on subject: any PredicateSubject) throws(FetchRequestError) -> Bool {
         switch predicate {
         case .constant(let value): return value
-        case .not(let inner): return !evaluate(inner, on: subject)
-        case .and(let predicates): return predicates.allSatisfy { evaluate($0, on: subject) }
-        case .or(let predicates): return predicates.contains { evaluate($0, on: subject) }
-        case .comparison(let comparison): return evaluate(comparison, on: subject)
+        case .not(let inner): return !(try evaluate(inner, on: subject))
+        case .and(let predicates):
+            for predicate in predicates where !(try evaluate(predicate, on: subject)) { return false }
+            return true
+        case .or(let predicates):
+            for predicate in predicates where try evaluate(predicate, on: subject) { return true }
+            return false
+        case .comparison(let comparison): return try evaluate(comparison, on: subject)
         }
     }
 
-    private func evaluate(_ comparison: ResolvedComparison, on subject: any PredicateSubject) -> Bool {
-        let lhs = value(of: comparison.lhs, on: subject)
-        let rhs = value(of: comparison.rhs, on: subject)
-        let test = { (value: Value) in Self.compare(value, comparison.op, rhs, comparison.options) }
+    private func evaluate(_ comparison: ResolvedComparison, on subject: any PredicateSubject) throws(FetchRequestError) -> Bool {
+        let lhs = try value(of: comparison.lhs, on: subject)
+        let rhs = try value(of: comparison.rhs, on: subject)
+        let test = { (value: Value) throws(FetchRequestError) in try Self.compare(value, comparison.op, rhs, comparison.options) }
         let isCollection: Bool
         if case .collection = lhs, comparison.lhs.keyPath != nil { isCollection = true } else { isCollection = false }
         switch comparison.modifier {
         case .direct where isCollection, .any:
-            return lhs.elements.contains(where: test)
+            return try Self.any(lhs.elements, test)
         case .all:
-            return lhs.elements.allSatisfy(test)
+            return !(try Self.any(lhs.elements) { element throws(FetchRequestError) in !(try test(element)) })
         case .none:
-            return !lhs.elements.contains(where: test)
+            return !(try Self.any(lhs.elements, test))
         case .direct:
-            return test(lhs)
+            return try test(lhs)
         }
+    }
+
+    /// `contains(where:)` with a typed throw.
+    private static func any(_ values: [Value], _ test: (Value) throws(FetchRequestError) -> Bool) throws(FetchRequestError) -> Bool {
+        for value in values where try test(value) { return true }
+        return false
     }
 
     // MARK: Values
 
-    private func value(of expression: ResolvedExpression, on subject: any PredicateSubject) -> Value {
+    private func value(of expression: ResolvedExpression, on subject: any PredicateSubject) throws(FetchRequestError) -> Value {
         switch expression {
         case .constant(let value):
             return .scalar(value)
@@ -59,14 +73,14 @@ struct PredicateEvaluator {
         case .keyPath(let path):
             return value(of: path, on: subject)
         case .subqueryCount(let subquery):
-            let elements = value(of: subquery.collection, on: subject).elements
             var inner = self
-            let count = elements.filter { element in
-                guard case .object(let object?) = element else { return false }
+            var count: Int64 = 0
+            for element in value(of: subquery.collection, on: subject).elements {
+                guard case .object(let object?) = element else { continue }
                 inner.variables[subquery.variable] = object
-                return inner.evaluate(subquery.predicate, on: subject)
-            }.count
-            return .scalar(.integer(Int64(count)))
+                if try inner.evaluate(subquery.predicate, on: subject) { count += 1 }
+            }
+            return .scalar(.integer(count))
         }
     }
 
@@ -171,7 +185,8 @@ struct PredicateEvaluator {
 
     // MARK: Comparing
 
-    static func compare(_ lhs: Value, _ op: FetchPredicate.Operator, _ rhs: Value, _ options: FetchPredicate.Options) -> Bool {
+    static func compare(_ lhs: Value, _ op: FetchPredicate.Operator, _ rhs: Value,
+                        _ options: FetchPredicate.Options) throws(FetchRequestError) -> Bool {
         switch op {
         case .equalTo: return equal(lhs, rhs, options)
         case .notEqualTo: return !equal(lhs, rhs, options)
@@ -189,11 +204,11 @@ struct PredicateEvaluator {
         case .contains, .beginsWith, .endsWith, .like, .matches:
             guard case .scalar(let left) = lhs, case .scalar(let right) = rhs, let value = left.text, let pattern = right.text,
                   let operation = StringMatching.Operation(op) else { return false }
-            return StringMatching.match(operation, value: value, pattern: pattern, options: options)
+            return try StringMatching.match(operation, value: value, pattern: pattern, options: options)
         }
     }
 
-    /// Null-safe equality: nil equals nil, objects compare by ID.
+    /// Null-safe equality: nil equals nil, objects compare by ID, NaN equals nothing.
     private static func equal(_ lhs: Value, _ rhs: Value, _ options: FetchPredicate.Options) -> Bool {
         switch (identity(lhs), identity(rhs)) {
         case (.some(let left), .some(let right)): return left == right
@@ -203,12 +218,14 @@ struct PredicateEvaluator {
         }
         guard case .scalar(let left) = lhs, case .scalar(let right) = rhs else { return false }
         if left.isNull || right.isNull { return left.isNull && right.isNull }
+        if left.isNaN || right.isNaN { return false }
         return compareScalars(left, right, options) == 0
     }
 
-    /// Ordering; nil when either side is nil (the comparison is then false).
+    /// Ordering; nil when either side is nil or NaN (the comparison is then false).
     private static func order(_ lhs: Value, _ rhs: Value, _ options: FetchPredicate.Options) -> Int? {
-        guard case .scalar(let left) = lhs, case .scalar(let right) = rhs, !left.isNull, !right.isNull else { return nil }
+        guard case .scalar(let left) = lhs, case .scalar(let right) = rhs, !left.isNull, !right.isNull,
+              !left.isNaN, !right.isNaN else { return nil }
         return compareScalars(left, right, options)
     }
 

@@ -195,13 +195,7 @@ struct PredicateParser {
 
     /// Why `pattern` is not a valid regular expression, or nil if it is.
     static func regexProblem(_ pattern: String) -> String? {
-        do {
-            _ = try Regex(pattern)
-            return nil
-        } catch {
-            let reason = "\(error)"
-            return reason.isEmpty ? "not a regular expression" : reason
-        }
+        RegularExpressionMatching.problem(in: pattern)
     }
 
     // MARK: - Tokens and errors
