@@ -77,6 +77,12 @@ extension FetchExpression.Node {
     /// or nil if the value's type cannot appear in a predicate.
     package static func constant(from value: Any?) -> FetchExpression.Node? {
         guard let value = flattenOptional(value), !(value is NSNull) else { return .constant(.null) }
+        // An NSNumber first, by what it holds: on Linux it also passes `as Bool` (0 and 1) and
+        // `as Double` (every other number, rounding integers beyond 2^53).
+        if let number = value as? NSNumber, type(of: value) is NSNumber.Type {
+            if let decimal = number as? NSDecimalNumber { return .constant(.decimal(decimal.decimalValue)) }
+            return .constant(numberValue(number))
+        }
         switch value {
         case let bool as Bool: return .constant(.boolean(bool))
         case let decimal as Decimal: return .constant(.decimal(decimal))
@@ -85,7 +91,6 @@ extension FetchExpression.Node {
         case let float as Float: return .constant(.double(Double(float)))
         case let integer as any BinaryInteger:
             return Int64(exactly: integer).map { .constant(.integer($0)) } ?? .constant(.double(Double(integer)))
-        case let number as NSNumber: return .constant(numberValue(number))
         case let string as String: return .constant(.string(string))
         case let substring as Substring: return .constant(.string(String(substring)))
         case let date as Date: return .constant(.date(date))
@@ -109,6 +114,9 @@ extension FetchExpression.Node {
         let type = String(cString: number.objCType)
         if type == "c" || type == "B" { return .boolean(number.boolValue) }
         if ["f", "d"].contains(type) { return .double(number.doubleValue) }
+        if ["Q", "L", "I", "S", "C"].contains(type) {
+            return Int64(exactly: number.uint64Value).map { .integer($0) } ?? .double(number.doubleValue)
+        }
         return .integer(number.int64Value)
     }
 }
