@@ -7,9 +7,11 @@
 //   primary    := "TRUEPREDICATE" | "FALSEPREDICATE" | "(" predicate ")" | comparison
 //   comparison := ["ANY" | "SOME" | "ALL" | "NONE"] expression operator ["[" options "]"] expression
 //
-// Expressions are parsed in PredicateParser+Expressions.swift. The parser reads one token of
-// lookahead and never backtracks, and each `%` specifier carries the index of its argument, so
-// arguments are consumed strictly in the order they are written.
+// Expressions are parsed in PredicateParser+Expressions.swift. Expressions may be parenthesised
+// too (`(nil) == done`), so a parenthesis where a predicate starts is ambiguous; a scan to the
+// matching parenthesis decides (an operator after it means an operand). Otherwise the parser
+// reads one token of lookahead and never backtracks, and each `%` specifier carries the index of
+// its argument, so arguments are consumed strictly in the order they are written.
 
 /// Parses one format string into a predicate tree.
 struct PredicateParser {
@@ -78,7 +80,7 @@ struct PredicateParser {
         case .keyword(.falsePredicate):
             try advance()
             return .constant(false)
-        case .punctuation(.leftParen):
+        case .punctuation(.leftParen) where !parenthesisOpensOperand():
             // A parenthesised group stays one node, so `(a AND b) AND c` keeps its nesting and
             // the printer can reproduce any tree.
             try advance()
@@ -112,6 +114,37 @@ struct PredicateParser {
         let rhs = try parseExpression()
         try validate(lhs: lhs, op: op, operatorToken: operatorToken, rhs: rhs)
         return FetchPredicate.Comparison(lhs: lhs.node, op: op, rhs: rhs.node, modifier: modifier, options: options)
+    }
+
+    /// Whether the parenthesis that is the current token opens an operand (`(nil) == done`,
+    /// `(a).b > 1`) rather than a group of predicates: it does when an operator, a `.`, a
+    /// subscript or arithmetic follows its matching parenthesis. The scan reads a copy of the
+    /// lexer, so it consumes nothing; input it cannot read is left to the parse to report.
+    private func parenthesisOpensOperand() -> Bool {
+        var scanner = lexer
+        var depth = 1
+        while let next = try? scanner.next() {
+            switch next.kind {
+            case .punctuation(.leftParen):
+                depth += 1
+            case .punctuation(.rightParen):
+                depth -= 1
+                guard depth == 0 else { continue }
+                guard let after = try? scanner.next().kind else { return false }
+                switch after {
+                case .punctuation(.dot), .punctuation(.leftBracket), .punctuation(.plus), .punctuation(.minus),
+                     .punctuation(.star), .punctuation(.slash):
+                    return true
+                default:
+                    return Self.comparisonOperator(after) != nil
+                }
+            case .end:
+                return false
+            default:
+                continue
+            }
+        }
+        return false
     }
 
     private static func comparisonOperator(_ kind: PredicateToken.Kind) -> FetchPredicate.Operator? {
