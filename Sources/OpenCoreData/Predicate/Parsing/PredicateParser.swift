@@ -8,10 +8,11 @@
 //   comparison := ["ANY" | "SOME" | "ALL" | "NONE"] expression operator ["[" options "]"] expression
 //
 // Expressions are parsed in PredicateParser+Expressions.swift. Expressions may be parenthesised
-// too (`(nil) == done`), so a parenthesis where a predicate starts is ambiguous; a scan to the
-// matching parenthesis decides (an operator after it means an operand). Otherwise the parser
-// reads one token of lookahead and never backtracks, and each `%` specifier carries the index of
-// its argument, so arguments are consumed strictly in the order they are written.
+// too (`(nil) == done`), so a parenthesis where a predicate starts is ambiguous; what follows the
+// matching parenthesis decides (an operator means an operand), found for all parentheses in one
+// pass over the tokens. Otherwise the parser reads one token of lookahead and never backtracks,
+// and each `%` specifier carries the index of its argument, so arguments are consumed strictly
+// in the order they are written.
 
 /// Parses one format string into a predicate tree.
 struct PredicateParser {
@@ -23,6 +24,9 @@ struct PredicateParser {
     /// The nesting budget in use: one per `NOT`, parenthesis and operand (so lists and casts
     /// count once per level), two more per `SUBQUERY`.
     private var depth = 0
+    /// The offsets of the parentheses that open operands rather than groups of predicates,
+    /// found when a parenthesis first starts a predicate.
+    private var operandParentheses: Set<Int>?
 
     /// Deeper input is refused rather than risk overflowing the stack: the parser may run on a
     /// thread with a 512 KB stack, and a debug build spends about 3 KB per parenthesis level.
@@ -118,33 +122,39 @@ struct PredicateParser {
 
     /// Whether the parenthesis that is the current token opens an operand (`(nil) == done`,
     /// `(a).b > 1`) rather than a group of predicates: it does when an operator, a `.`, a
-    /// subscript or arithmetic follows its matching parenthesis. The scan reads a copy of the
-    /// lexer, so it consumes nothing; input it cannot read is left to the parse to report.
-    private func parenthesisOpensOperand() -> Bool {
-        var scanner = lexer
-        var depth = 1
-        while let next = try? scanner.next() {
-            switch next.kind {
-            case .punctuation(.leftParen):
-                depth += 1
-            case .punctuation(.rightParen):
-                depth -= 1
-                guard depth == 0 else { continue }
-                guard let after = try? scanner.next().kind else { return false }
-                switch after {
+    /// subscript or arithmetic follows its matching parenthesis. One pass over the format's
+    /// tokens answers for every parenthesis, the first time one is asked about, so nested
+    /// parentheses cost no rescanning.
+    private mutating func parenthesisOpensOperand() -> Bool {
+        if operandParentheses == nil { operandParentheses = Self.operandParentheses(in: format) }
+        return operandParentheses?.contains(token.offset) ?? false
+    }
+
+    /// The offsets of the parentheses that open operands. Tokens after a lexical error are not
+    /// read: the parse reports that error before it reaches them.
+    private static func operandParentheses(in format: String) -> Set<Int> {
+        var lexer = PredicateLexer(format: format)
+        var open: [Int] = []
+        var operands: Set<Int> = []
+        var justClosed: Int?
+        while let token = try? lexer.next(), token.kind != .end {
+            if let opening = justClosed {
+                switch token.kind {
                 case .punctuation(.dot), .punctuation(.leftBracket), .punctuation(.plus), .punctuation(.minus),
                      .punctuation(.star), .punctuation(.slash):
-                    return true
+                    operands.insert(opening)
                 default:
-                    return Self.comparisonOperator(after) != nil
+                    if comparisonOperator(token.kind) != nil { operands.insert(opening) }
                 }
-            case .end:
-                return false
-            default:
-                continue
+                justClosed = nil
+            }
+            switch token.kind {
+            case .punctuation(.leftParen): open.append(token.offset)
+            case .punctuation(.rightParen): justClosed = open.popLast()
+            default: break
             }
         }
-        return false
+        return operands
     }
 
     private static func comparisonOperator(_ kind: PredicateToken.Kind) -> FetchPredicate.Operator? {
