@@ -49,7 +49,7 @@ public struct FetchExpression: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A constant: `nil`, a number, a string, a `Date`, `Data`, `UUID`, `URL`, `Decimal`, a
-    /// managed object or object ID, or an array or set of those.
+    /// managed object or object ID, or an array or set of those (or a dictionary, for its values).
     ///
     /// - Throws: ``PredicateParseError/unsupportedArgument`` for a value of another type.
     public static func constant(_ value: Any?) throws -> FetchExpression {
@@ -99,6 +99,9 @@ extension FetchExpression.Node {
         case let url as URL: return .constant(.uri(url))
         case let id as ManagedObjectID: return .constant(.object(id))
         case let object as ManagedObject: return .constant(.object(object.objectID))
+        case let dictionary as [AnyHashable: Any]:
+            // A dictionary stands for its values, as in Core Data's `IN %@`.
+            return constant(from: Array(dictionary.values))
         case let sequence as any Sequence:
             var elements: [FetchExpression.Node] = []
             for element in sequence {
