@@ -38,8 +38,10 @@ extension ManagedObjectContext {
         guard !object.state.isDeleted else { return }
         object.materialize()
         guard !object.state.isInaccessible else { return }
-        object.prepareForDeletion()
+        // Marked first: the hook sees the object deleted (as Core Data's does), and deleting it
+        // again from the hook does nothing.
         object.state.isDeleted = true
+        object.prepareForDeletion()
         pending.updated.remove(object)
         if object.state.isInserted {
             object.state.isInserted = false
