@@ -123,6 +123,33 @@ import Testing
         #expect(stored.coaches == ["Nepomniachtchi": "Nigeria"])
     }
 
+    /// The root saves objects a descendant holds under temporary IDs while the descendant is busy
+    /// (here: the descendant itself asks the root to save): the rows it reads next, under the
+    /// permanent IDs, are the objects it holds, not second copies.
+    @Test(arguments: StoreKind.allCases, depths)
+    func objectsSavedByTheRootKeepOneIdentityBelowIt(kind: StoreKind, depth: Int) throws {
+        let stack = try TestStack(kind)
+        let chain = ContextChain(stack, depth: depth)
+        chain.root.performAndWait {
+            let team = Team(context: chain.root)
+            team.teamName = "Ghana"
+            team.qualifyingZone = "CAF"
+        }
+        try chain.leaf.performAndWait {
+            let held = try chain.leaf.all(Team.self)
+            #expect(held.count == 1 && held[0].objectID.isTemporaryID)
+            try chain.root.performAndWait { try chain.root.save() }
+            let read = try chain.leaf.all(Team.self)
+            #expect(read.count == 1)
+            #expect(read.first === held.first)
+            #expect(held.first?.objectID.isTemporaryID == false)
+            held.first?.wins = 3
+        }
+        try chain.saveAll()
+        let reader = stack.newContext()
+        #expect(try reader.performAndWait { try reader.all(Team.self).map(\.wins) } == [3])
+    }
+
     /// A parent save that fails keeps the parent usable: once the cause is fixed, the next save
     /// writes everything the child pushed.
     @Test(arguments: StoreKind.allCases)

@@ -128,8 +128,7 @@ extension ManagedObjectContext {
 
     /// Tells auto-merging children that their parent's contents changed.
     func notifyChildren(of changes: SavedChanges, except source: ObjectIdentifier?) {
-        children.removeAll { $0.context == nil }
-        for child in children.compactMap(\.context)
+        for child in childContexts
         where ObjectIdentifier(child) != source && child.automaticallyMergesChangesFromParent {
             child.perform { child.mergeSavedChanges(changes) }
         }

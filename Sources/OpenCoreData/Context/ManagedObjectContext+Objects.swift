@@ -102,28 +102,6 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Replaces temporary IDs by permanent ones in the registry, remembers the old IDs so that
-    /// looking them up still finds the objects, and passes the mapping down to child contexts,
-    /// which hold the objects they pushed here under the same temporary IDs.
-    ///
-    /// - Parameter savedInsertions: For a save of this context, the new objects it wrote, in the
-    ///   mapping's order: the context lets them go once the save is reported (see
-    ///   ``ObjectRegistry/releaseSaved(_:)``).
-    func applyIDMapping(_ mapping: IDMapping, savedInsertions: [ManagedObject]? = nil) {
-        guard !mapping.isEmpty else { return }
-        if let savedInsertions {
-            registry.renameSaved(savedInsertions, mapping: mapping)
-        } else {
-            registry.rename(mapping)
-        }
-        var event = ContextEvent(kind: .objectsDidChange)
-        event.permanentIDs = mapping
-        deliverToObservers(event)
-        for child in children.compactMap(\.context) {
-            child.perform { child.applyIDMapping(mapping) }
-        }
-    }
-
     private func resolvedID(_ id: ManagedObjectID) -> ManagedObjectID {
         registry.resolved(id)
     }
