@@ -14,13 +14,9 @@ import Testing
         let stack = try TestStack(kind)
         try ContextChain(stack, depth: depth).edit { context in
             // Each object refers to one inserted after it: the child pushes the referring one first.
-            let player = Player(context: context)
-            player.name = "Lamptey"
-            let coach = Coach(context: context)
-            coach.name = "Appiah"
-            let team = Team(context: context)
-            team.teamName = "Ghana"
-            team.qualifyingZone = "CAF"
+            let player = Player.named("Lamptey", in: context)
+            let coach = Coach.named("Appiah", in: context)
+            let team = Team.named("Ghana", in: context)
             player.team = team
             coach.team = team
         }
@@ -34,16 +30,8 @@ import Testing
     func manyToManyBetweenNewObjectsReachesTheStore(kind: StoreKind, depth: Int) throws {
         let stack = try TestStack(kind)
         try ContextChain(stack, depth: depth).edit { context in
-            let players = ["Abedi", "Gyan"].map { name in
-                let player = Player(context: context)
-                player.name = name
-                return player
-            }
-            let clubs = ["Marseille", "Sunderland"].map { name in
-                let club = Club(context: context)
-                club.name = name
-                return club
-            }
+            let players = ["Abedi", "Gyan"].map { Player.named($0, in: context) }
+            let clubs = ["Marseille", "Sunderland"].map { Club.named($0, in: context) }
             clubs[0].players = Set(players)
             players[1].clubs.insert(clubs[1])
         }
@@ -56,25 +44,16 @@ import Testing
     func objectsInsertedAndDeletedInTheChildNeverReachTheStore(kind: StoreKind, depth: Int) throws {
         let stack = try TestStack(kind)
         try ContextChain(stack, depth: depth).edit { context in
-            let kept = Player(context: context)
-            kept.name = "Kept"
-            let team = Team(context: context)
-            team.teamName = "Kept team"
-            team.qualifyingZone = "CAF"
+            let kept = Player.named("Kept", in: context)
+            let team = Team.named("Kept team", in: context)
             kept.team = team
-            let coach = Coach(context: context)
-            coach.name = "Gone coach"
+            let coach = Coach.named("Gone coach", in: context)
             coach.team = team
-            let club = Club(context: context)
-            club.name = "Gone club"
+            let club = Club.named("Gone club", in: context)
             club.players.insert(kept)
             // Deleting a team cascades to its (new) players.
-            let doomed = Team(context: context)
-            doomed.teamName = "Gone team"
-            doomed.qualifyingZone = "CAF"
-            let cascaded = Player(context: context)
-            cascaded.name = "Cascaded"
-            cascaded.team = doomed
+            let doomed = Team.named("Gone team", in: context)
+            Player.named("Cascaded", in: context).team = doomed
             context.delete(coach)
             context.delete(club)
             context.delete(doomed)
@@ -92,26 +71,16 @@ import Testing
         let stack = try TestStack(kind)
         let chain = ContextChain(stack, depth: depth)
         try chain.root.performAndWait {
-            let team = Team(context: chain.root)
-            team.teamName = "Cameroon"
-            team.qualifyingZone = "CAF"
-            for name in ["Milla", "Eto'o"] {
-                let player = Player(context: chain.root)
-                player.name = name
-                player.team = team
-            }
+            let team = Team.named("Cameroon", in: chain.root)
+            for name in ["Milla", "Eto'o"] { Player.named(name, in: chain.root).team = team }
             try chain.root.save()
             // Unsaved in the root when the child starts.
-            let coach = Coach(context: chain.root)
-            coach.name = "Nepomniachtchi"
-            coach.team = team
+            Coach.named("Nepomniachtchi", in: chain.root).team = team
         }
         try chain.edit { context in
             let team = try #require(try context.all(Team.self).first)
             #expect(team.coach?.name == "Nepomniachtchi")
-            let newcomer = Team(context: context)
-            newcomer.teamName = "Nigeria"
-            newcomer.qualifyingZone = "CAF"
+            let newcomer = Team.named("Nigeria", in: context)
             newcomer.coach = team.coach
             let milla = try #require(team.players.first { $0.name == "Milla" })
             milla.team = newcomer
@@ -130,11 +99,7 @@ import Testing
     func objectsSavedByTheRootKeepOneIdentityBelowIt(kind: StoreKind, depth: Int) throws {
         let stack = try TestStack(kind)
         let chain = ContextChain(stack, depth: depth)
-        chain.root.performAndWait {
-            let team = Team(context: chain.root)
-            team.teamName = "Ghana"
-            team.qualifyingZone = "CAF"
-        }
+        chain.root.performAndWait { _ = Team.named("Ghana", in: chain.root) }
         try chain.leaf.performAndWait {
             let held = try chain.leaf.all(Team.self)
             #expect(held.count == 1 && held[0].objectID.isTemporaryID)
@@ -157,12 +122,7 @@ import Testing
         let stack = try TestStack(kind)
         let chain = ContextChain(stack, depth: 1)
         try chain.leaf.performAndWait {
-            let player = Player(context: chain.leaf)
-            player.name = "Essien"
-            let team = Team(context: chain.leaf)
-            team.teamName = "Ghana"
-            team.qualifyingZone = "CAF"
-            player.team = team
+            Player.named("Essien", in: chain.leaf).team = Team.named("Ghana", in: chain.leaf)
             try chain.leaf.save()
         }
         try chain.root.performAndWait {
@@ -177,6 +137,42 @@ import Testing
         let stored = try StoredGraph(stack)
         #expect(stored.teams == ["Ghana": ["coach": "", "players": "Essien"]])
         #expect(stored.players == ["Essien": ["team": "Ghana", "clubs": ""]])
+    }
+}
+
+/// New fixture objects with their required values, named.
+extension Team {
+    @discardableResult
+    static func named(_ name: String, in context: ManagedObjectContext) -> Team {
+        let team = Team(context: context)
+        team.teamName = name
+        team.qualifyingZone = "CAF"
+        return team
+    }
+}
+
+extension Player {
+    @discardableResult
+    static func named(_ name: String, in context: ManagedObjectContext) -> Player {
+        let player = Player(context: context)
+        player.name = name
+        return player
+    }
+}
+
+extension Coach {
+    static func named(_ name: String, in context: ManagedObjectContext) -> Coach {
+        let coach = Coach(context: context)
+        coach.name = name
+        return coach
+    }
+}
+
+extension Club {
+    static func named(_ name: String, in context: ManagedObjectContext) -> Club {
+        let club = Club(context: context)
+        club.name = name
+        return club
     }
 }
 

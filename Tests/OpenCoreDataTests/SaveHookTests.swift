@@ -15,30 +15,6 @@ import Testing
         /// `changedValuesForCurrentEvent()`, values as text.
         var eventValues: [String: String] = [:]
 
-        init(inserted: Bool = false, updated: Bool = false, deleted: Bool = false, hasChanges: Bool = false,
-             changedKeys: [String] = [], eventValues: [String: String] = [:]) {
-            self.inserted = inserted
-            self.updated = updated
-            self.deleted = deleted
-            self.hasChanges = hasChanges
-            self.changedKeys = changedKeys
-            self.eventValues = eventValues
-        }
-
-        init(_ object: ManagedObject) {
-            inserted = object.isInserted
-            updated = object.isUpdated
-            deleted = object.isDeleted
-            hasChanges = object.hasChanges
-            changedKeys = object.changedValues().keys.sorted()
-            eventValues = object.changedValuesForCurrentEvent().mapValues { value in
-                if value is NSNull { return "nil" }
-                if let objects = value as? Set<ManagedObject> { return "\(objects.count) objects" }
-                if let object = value as? ManagedObject { return object.value(forKey: "name") as? String ?? "?" }
-                return "\(value)"
-            }
-        }
-
         var description: String {
             "inserted \(inserted), updated \(updated), deleted \(deleted), hasChanges \(hasChanges), changedValues \(changedKeys), forCurrentEvent \(eventValues.sorted { $0.key < $1.key })"
         }
@@ -290,5 +266,22 @@ enum HookModel {
         let folder = try #require(try EntityDescription.insertNewObject(forEntityName: "Folder", into: context) as? HookedDocument)
         folder.name = "Folder"
         return folder
+    }
+}
+
+extension SaveHookTests.Seen {
+    /// What the object's flags and change dictionaries say now.
+    init(_ object: ManagedObject) {
+        inserted = object.isInserted
+        updated = object.isUpdated
+        deleted = object.isDeleted
+        hasChanges = object.hasChanges
+        changedKeys = object.changedValues().keys.sorted()
+        eventValues = object.changedValuesForCurrentEvent().mapValues { value in
+            if value is NSNull { return "nil" }
+            if let objects = value as? Set<ManagedObject> { return "\(objects.count) objects" }
+            if let object = value as? ManagedObject { return object.value(forKey: "name") as? String ?? "?" }
+            return "\(value)"
+        }
     }
 }
