@@ -59,6 +59,8 @@ extension ManagedObjectContext {
             for object in objects { object.willSave() }
             deliveringEvent = previous
             processPendingChanges()
+            // Usually nothing: a save of many objects is not ordered again for nothing.
+            if changedByHooks.isEmpty { return }
             let changed = Set(changedByHooks)
             objects = objectsWithChanges().filter { changed.contains($0) }
             if objects.isEmpty { return }
