@@ -9,8 +9,9 @@
 /// - Many-to-many relationships, and to-many ones without an inverse, get a join table
 ///   `_<Entity>_<relationship>(source, source_entity, target, target_entity)`.
 /// - `_ocd_metadata` holds the store's UUID, the model's hash and schema, entity codes, and the
-///   store generation (from the first save on); `_ocd_primary_keys` holds the last key handed
-///   out per table.
+///   store generation; `_ocd_primary_keys` holds the last key handed out per table; triggers
+///   named `_ocd_generation_<table>_<insert|update|delete>` count writes that bypass the library
+///   unless `_ocd_saving` has a row (see `SQLiteStoreBackend+Generation.swift`).
 /// Immutable once built, and shared by every operation on the store.
 struct SQLiteSchema: @unchecked Sendable {
     struct Table {
@@ -42,6 +43,10 @@ struct SQLiteSchema: @unchecked Sendable {
 
     static let metadataTable = "_ocd_metadata"
     static let primaryKeysTable = "_ocd_primary_keys"
+    /// Has a row only inside the library's save transactions: the generation triggers then stand aside.
+    static let savingTable = "_ocd_saving"
+    /// Prefix of the triggers that advance the generation on writes that bypass the library.
+    static let generationTriggerPrefix = "_ocd_generation_"
     /// Prefix of every index the store manages; other indexes are left alone.
     static let indexPrefix = "_ocd_index_"
 
@@ -172,6 +177,21 @@ struct SQLiteSchema: @unchecked Sendable {
             "CREATE TABLE \(name) (\"source\" INTEGER NOT NULL, \"source_entity\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, \"target_entity\" INTEGER NOT NULL, PRIMARY KEY (\"source\", \"target\")) WITHOUT ROWID",
             "CREATE INDEX \(quoted("\(Self.indexPrefix)\(joinTable.name)_target")) ON \(name) (\"target\", \"source\")",
         ]
+    }
+
+    /// The triggers that advance the store generation when a program other than this library
+    /// writes a table of objects or links: one per table and kind of write.
+    var generationTriggers: [(name: String, statement: String)] {
+        let tableNames = tables.values.map(\.name) + joinTables.values.map(\.name)
+        return tableNames.sorted().flatMap { table in
+            ["INSERT", "UPDATE", "DELETE"].map { event in
+                let name = "\(Self.generationTriggerPrefix)\(table)_\(event.lowercased())"
+                let statement = "CREATE TRIGGER \(quoted(name)) AFTER \(event) ON \(quoted(table)) "
+                    + "WHEN NOT EXISTS (SELECT 1 FROM \(quoted(Self.savingTable))) BEGIN "
+                    + "UPDATE \(quoted(Self.metadataTable)) SET \"value\" = CAST(\"value\" AS INTEGER) + 1 WHERE \"key\" = '\(SQLiteStoreBackend.generationKey)'; END"
+                return (name, statement)
+            }
+        }
     }
 
     func createStatement(for index: Index) -> String {

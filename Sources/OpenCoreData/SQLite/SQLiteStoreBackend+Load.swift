@@ -22,6 +22,7 @@ extension SQLiteStoreBackend {
                 try writer.writeWithoutTransaction { db in
                     try db.inTransaction(.immediate) {
                         result = try self.openOrCreate(db, schema: schema, current: current)
+                        try self.prepareCommitCounting(db, schema: schema)
                         return .commit
                     }
                 }
