@@ -260,6 +260,11 @@ open class AnyFetchedResultsController: @unchecked Sendable {
 
     /// Removes the on-disk cache with this name, or every cache for nil. Live controllers keep
     /// their results.
+    ///
+    /// Only cache files are deleted: a cache's `sectionInfo` file (and temporary files of writes
+    /// that stopped midway), then its directory if that leaves it empty; with nil, those of every
+    /// cache in ``cacheDirectory``, then the directory if that leaves it empty. Other files there,
+    /// and symbolic links (which are never followed), are left alone.
     public class func deleteCache(withName name: String?) {
         SectionCaches.writer().remove(cacheName: name)
     }
