@@ -74,6 +74,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     @discardableResult
     public func addPersistentStore(with description: PersistentStoreDescription) throws -> PersistentStore {
         try managedObjectModel.compile()
+        // The SQLite store's naming rules hold for every store, so that a model that works in
+        // memory also works in a file.
+        try SQLiteSchema.validate(managedObjectModel)
         if let configuration = description.configuration, configuration != "Default" {
             throw PersistentStoreError(PersistentStoreError.unsupportedConfiguration, "model configurations are not supported (asked for '\(configuration)')")
         }
