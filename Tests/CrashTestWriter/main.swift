@@ -1,6 +1,7 @@
 // A writer for the crash tests: it saves batches into an SQLite store until it is killed.
 //
 // Usage: CrashTestWriter <store path> [batch size] [batches]
+//        CrashTestWriter --count-read-only <store path>
 //
 // Each iteration inserts one batch of `batch size` entries and marks a few entries of the previous
 // batch as touched by this one, in ONE save; then it prints "committed <batch>". The test kills it
@@ -44,6 +45,29 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
+
+// `CrashTestWriter --count-read-only <store path>`: opens the store read-only and prints
+// "count <entries>", or "error <code> <message>" when it cannot. The read-only store tests run it
+// with dropped privileges, where root would not feel a read-only directory.
+if arguments.count == 3, arguments[1] == "--count-read-only" {
+    do {
+        let reader = PersistentContainer(name: "CrashTest",
+                                         managedObjectModel: try ManagedObjectModel(managedObjectClasses: [CrashEntry.self]))
+        let description = PersistentStoreDescription(url: URL(fileURLWithPath: arguments[2]))
+        description.isReadOnly = true
+        reader.persistentStoreDescriptions = [description]
+        try reader.loadPersistentStores()
+        let context = reader.newBackgroundContext()
+        let count = try context.performAndWait { try context.count(for: CrashEntry.fetchRequest()) }
+        report("count \(count)")
+    } catch let error as PersistentStoreError {
+        report("error \(error.code.rawValue) \(error.message)")
+    } catch {
+        report("error 0 \(error)")
+    }
+    exit(0)
+}
+
 guard arguments.count >= 2 else { fail("usage: CrashTestWriter <store path> [batch size] [batches]") }
 let storeURL = URL(fileURLWithPath: arguments[1])
 let batchSize: Int64 = arguments.count >= 3 ? Int64(arguments[2]) ?? 20 : 20

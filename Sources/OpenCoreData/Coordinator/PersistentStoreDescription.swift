@@ -15,6 +15,13 @@ public final class PersistentStoreDescription: @unchecked Sendable, CustomString
     /// The store's file. A missing directory is created when the store loads.
     public var url: URL?
     /// Whether the store refuses saves.
+    ///
+    /// A read-only SQLite store opens where its directory cannot be written, such as a read-only
+    /// mount: SQLite's write-ahead log needs an index file beside the store, which it cannot
+    /// create there, so a store file alone (every save in it, as an app that quit cleanly leaves
+    /// it) is read as immutable, without locking. A store whose log still holds saves (a crash,
+    /// or a copy taken while an app ran) cannot be read there and fails to load with
+    /// ``PersistentStoreError/cannotOpen``, naming the log; open it once where it can be written.
     public var isReadOnly: Bool = false
     /// Whether a store made by an older model is migrated when the differences allow it
     /// (added entities, added optional or defaulted attributes and relationships). Defaults to
