@@ -127,106 +127,104 @@ import Testing
         writer != .sqliteShell || SQLiteShell.isAvailable
     }
 
+    /// What the relaunch after `firstLaunch` showed.
+    struct Relaunch {
+        var shown: [ManagedObjectID]
+        var stored: [ManagedObjectID]
+        var queriedEntries: Bool
+
+        /// Whether the controller shows what the store holds, checked.
+        func expectShowsTheStore(sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(shown == stored, "the relaunched controller shows \(shown.count) entries; the store holds \(stored.count)",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Seeds a new store with nine entries, runs `firstLaunch` with it and a new cache name, then
+    /// relaunches the app on both.
+    private static func launchTwice(_ firstLaunch: (_ store: URL, _ cacheName: String) throws -> Void) throws -> Relaunch {
+        let directory = TemporaryDirectory()
+        let store = directory.file("Shared.sqlite")
+        let cacheName = "other-writer-\(UUID().uuidString)"
+        defer { AnyFetchedResultsController.deleteCache(withName: cacheName) }
+        try seed(store, entries: 9)
+        try firstLaunch(store, cacheName)
+        let relaunched = try App(store: store, cacheName: cacheName)
+        defer { try? relaunched.quit() }
+        let (shown, stored) = try relaunched.shownAndStored()
+        return Relaunch(shown: shown, stored: stored, queriedEntries: relaunched.queriedEntries)
+    }
+
+    /// Another context of the app's container saves an entry.
+    private static func saveAnEntry(inAnotherContextOf app: App) throws {
+        let other = app.container.newBackgroundContext()
+        try other.performAndWait {
+            CrashEntry(context: other).batch = 300
+            try other.save()
+        }
+    }
+
     /// The case: the app's cached controller misses another writer's commit, then the
     /// app saves; the cache written after that save must not pass for current at the next launch.
     @Test(arguments: Writer.allCases)
     func aCommitTheControllerMissedIsNotCoveredByALaterSave(writer: Writer) throws {
         try #require(Self.isAvailable(writer), "needs \(SQLiteShell.path)")
-        let directory = TemporaryDirectory()
-        let store = directory.file("Shared.sqlite")
-        let cacheName = "other-writer-\(UUID().uuidString)"
-        defer { AnyFetchedResultsController.deleteCache(withName: cacheName) }
-        try Self.seed(store, entries: 9)
-
-        let app = try App(store: store, cacheName: cacheName)
-        try Self.write(store, as: writer)
-        try app.saveAnEntry(batch: 500)
-        let before = try app.shownAndStored()
-        // The running app does not see the other writer (until change notifications across
-        // processes exist); what matters is the next launch.
-        #expect(before.shown.count != before.stored.count, "the writer's commit did not reach the store")
-        try app.quit()
-
-        let relaunched = try App(store: store, cacheName: cacheName)
-        let after = try relaunched.shownAndStored()
-        #expect(after.shown == after.stored, "the relaunched controller shows \(after.shown.count) entries; the store holds \(after.stored.count)")
-        try relaunched.quit()
+        let relaunch = try Self.launchTwice { store, cacheName in
+            let app = try App(store: store, cacheName: cacheName)
+            try Self.write(store, as: writer)
+            try app.saveAnEntry(batch: 500)
+            let before = try app.shownAndStored()
+            // The running app does not see the other writer (until change notifications across
+            // processes exist); what matters is the next launch.
+            #expect(before.shown.count != before.stored.count, "the writer's commit did not reach the store")
+            try app.quit()
+        }
+        relaunch.expectShowsTheStore()
     }
 
     /// A commit made while the app was not running makes the cache it left stale.
     @Test(arguments: Writer.allCases)
     func aCommitBetweenLaunchesMakesTheCacheStale(writer: Writer) throws {
         try #require(Self.isAvailable(writer), "needs \(SQLiteShell.path)")
-        let directory = TemporaryDirectory()
-        let store = directory.file("Shared.sqlite")
-        let cacheName = "between-launches-\(UUID().uuidString)"
-        defer { AnyFetchedResultsController.deleteCache(withName: cacheName) }
-        try Self.seed(store, entries: 9)
-        try App(store: store, cacheName: cacheName).quit()
-        #expect(try SectionCaches.writer().read(cacheName: cacheName)?.get() != nil, "the first launch wrote no cache")
-
-        try Self.write(store, as: writer)
-        let relaunched = try App(store: store, cacheName: cacheName)
-        let after = try relaunched.shownAndStored()
-        #expect(after.shown == after.stored, "the relaunched controller shows \(after.shown.count) entries; the store holds \(after.stored.count)")
-        try relaunched.quit()
+        let relaunch = try Self.launchTwice { store, cacheName in
+            try App(store: store, cacheName: cacheName).quit()
+            #expect(try SectionCaches.writer().read(cacheName: cacheName)?.get() != nil, "the first launch wrote no cache")
+            try Self.write(store, as: writer)
+        }
+        relaunch.expectShowsTheStore()
     }
 
     /// The same within one process: a context that does not merge other contexts' saves misses
     /// one, then saves; its controller must not write a cache that claims to include it.
     @Test func aSaveOfAContextTheControllerNeverMergedIsNotCovered() throws {
-        let directory = TemporaryDirectory()
-        let store = directory.file("Shared.sqlite")
-        let cacheName = "unmerged-\(UUID().uuidString)"
-        defer { AnyFetchedResultsController.deleteCache(withName: cacheName) }
-        try Self.seed(store, entries: 9)
-
-        let app = try App(store: store, cacheName: cacheName)
-        #expect(!app.context.automaticallyMergesChangesFromParent)
-        let other = app.container.newBackgroundContext()
-        try other.performAndWait {
-            CrashEntry(context: other).batch = 300
-            try other.save()
+        let relaunch = try Self.launchTwice { store, cacheName in
+            let app = try App(store: store, cacheName: cacheName)
+            #expect(!app.context.automaticallyMergesChangesFromParent)
+            try Self.saveAnEntry(inAnotherContextOf: app)
+            try app.saveAnEntry(batch: 500)
+            try app.quit()
         }
-        try app.saveAnEntry(batch: 500)
-        try app.quit()
-
-        let relaunched = try App(store: store, cacheName: cacheName)
-        let after = try relaunched.shownAndStored()
-        #expect(after.shown == after.stored, "the relaunched controller shows \(after.shown.count) entries; the store holds \(after.stored.count)")
-        try relaunched.quit()
+        relaunch.expectShowsTheStore()
     }
 
     /// What must keep working: saves the controller's context made or merged keep the cache
     /// valid, so that the relaunch restores it without fetching.
     @Test func savesTheContextSawKeepTheCacheValid() throws {
-        let directory = TemporaryDirectory()
-        let store = directory.file("Shared.sqlite")
-        let cacheName = "seen-\(UUID().uuidString)"
-        defer { AnyFetchedResultsController.deleteCache(withName: cacheName) }
-        try Self.seed(store, entries: 9)
-
-        let app = try App(store: store, cacheName: cacheName)
-        app.context.automaticallyMergesChangesFromParent = true
-        let other = app.container.newBackgroundContext()
-        try other.performAndWait {
-            CrashEntry(context: other).batch = 300
-            try other.save()
+        let relaunch = try Self.launchTwice { store, cacheName in
+            let app = try App(store: store, cacheName: cacheName)
+            app.context.automaticallyMergesChangesFromParent = true
+            try Self.saveAnEntry(inAnotherContextOf: app)
+            try app.saveAnEntry(batch: 500)
+            // The merge of the other context's save runs on the app context's queue.
+            app.context.performAndWait {}
+            SectionCaches.writer().waitUntilIdle()
+            let shown = try app.shownAndStored()
+            #expect(shown.shown == shown.stored)
+            try app.quit()
+            let contents = try #require(try SectionCaches.writer().read(cacheName: cacheName)?.get())
+            #expect(contents.rowKeys.count == 11)
         }
-        try app.saveAnEntry(batch: 500)
-        // The merge of the other context's save runs on the app context's queue.
-        app.context.performAndWait {}
-        SectionCaches.writer().waitUntilIdle()
-        let shown = try app.shownAndStored()
-        #expect(shown.shown == shown.stored)
-        try app.quit()
-
-        let contents = try #require(try SectionCaches.writer().read(cacheName: cacheName)?.get())
-        #expect(contents.rowKeys.count == 11)
-        let relaunched = try App(store: store, cacheName: cacheName)
-        let after = try relaunched.shownAndStored()
-        #expect(after.shown == after.stored)
-        #expect(!relaunched.queriedEntries, "the relaunch fetched instead of restoring the cache")
-        try relaunched.quit()
+        relaunch.expectShowsTheStore()
+        #expect(!relaunch.queriedEntries, "the relaunch fetched instead of restoring the cache")
     }
 }
