@@ -93,12 +93,13 @@ extension ManagedObjectContext {
                 let request = makeSaveRequest()
                 if request.isEmpty { return nil }
                 switch try coordinator.save(request) {
-                case .committed(let permanentIDs, let preImages):
+                case .committed(let permanentIDs, let preImages, let generations):
                     bumpVersionsOfSavedObjects()
                     let inserted = insertedSet.orderedByID
                     var saved = collectSavedChanges(inserted: inserted, writtenRows: request.inserted, permanentIDs: permanentIDs)
                     saved.permanentIDs = permanentIDs
                     saved.preImages = preImages
+                    saved.storeGenerations = generations
                     coordinator.announce(saved)
                     return (saved, permanentIDs, inserted)
                 case .conflicts(let conflicts):
