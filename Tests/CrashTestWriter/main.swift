@@ -36,7 +36,28 @@ func touchedIndices(byBatch batch: Int64, batchSize: Int64) -> Set<Int64> {
 func report(_ line: String) {
     print(line)
     fflush(nil)  // every output stream: naming `stdout` is not concurrency-safe in Swift 6
+    reportFile?.append(line)
 }
+
+/// A second copy of the reports, in a file the crash test names with `OCD_CRASH_REPORT_FILE`.
+/// A line written there is in the file once `write` returns, whatever happens to the process
+/// next, and the test reads it after the writer is dead: no pipe, no end of file to wait for.
+final class ReportFile: Sendable {
+    private let descriptor: Int32
+
+    init?(path: String?) {
+        guard let path else { return nil }
+        descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+    }
+
+    func append(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+}
+
+let reportFile = ReportFile(path: ProcessInfo.processInfo.environment["OCD_CRASH_REPORT_FILE"])
 
 /// Stops the writer with a message the test shows when the writer dies on its own.
 func fail(_ message: String) -> Never {
