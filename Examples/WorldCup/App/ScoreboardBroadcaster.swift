@@ -1,3 +1,4 @@
+import ExampleSupport
 import Foundation
 import OpenCoreData
 
@@ -15,7 +16,7 @@ final class ScoreboardBroadcaster: FetchedResultsControllerDelegate, @unchecked 
         var subscribers: [UUID: AsyncStream<String>.Continuation] = [:]
     }
 
-    private let state = LockedState(State())
+    private let state = Locked(State())
     private var pending = ChangeBatch(sections: [], rows: [], indexTitles: [])
 
     /// The number of the last batch sent; a snapshot taken now includes it.
@@ -106,21 +107,5 @@ extension ChangeBatch.Change {
 extension RowPosition {
     init(_ indexPath: IndexPath) {
         self.init(section: indexPath.section, row: indexPath.row)
-    }
-}
-
-/// A value behind an `NSLock`.
-private final class LockedState<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }
