@@ -27,6 +27,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "worldcup", targets: ["WorldCupServer"]),
+        .executable(name: "worldcup-load", targets: ["WorldCupLoad"]),
         .executable(name: "done", targets: ["DoneCLI"]),
         .executable(name: "carvalet", targets: ["CarValetCLI"]),
         .executable(name: "failedbanks", targets: ["FailedBanksCLI"]),
@@ -77,6 +78,21 @@ let package = Package(
                 argumentParser,
             ],
             path: "WorldCup/Server",
+            swiftSettings: strictSwift
+        ),
+        // example: the World Cup's load tool, `swift run --package-path Examples -c release
+        // worldcup-load`: 500 pages and clicks at full speed against a running server, reported as
+        // clicks/s and click-to-page latency.
+        .executableTarget(
+            name: "WorldCupLoad",
+            dependencies: [
+                "WorldCupApp",
+                argumentParser,
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "WorldCup/Load",
             swiftSettings: strictSwift
         ),
         // example: what the four sample tools share: opening the store (`--store PATH`, an SQL
@@ -187,6 +203,7 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/WorldCupTests",
             exclude: ["Browser"],

@@ -31,14 +31,20 @@ public enum WorldCupSocket {
         router.ws(RouterPath(stringLiteral: path), shouldUpgrade: { _, context in
             try await MaskedFrameCheck.install(on: context.channel)
             return .upgrade([:])
-        }) { inbound, outbound, _ in
-            let subscription = await scoreboard.subscribe()
+        }) { inbound, outbound, context in
+            // A page that stops reading is closed once its queue is full; the write it is stuck
+            // in then fails, and its handling ends.
+            let channel = context.requestContext.channel
+            let subscription = await scoreboard.subscribe(onOverflow: { channel.close(promise: nil) })
             defer { subscription.cancel() }
             try await withThrowingTaskGroup(of: Ending.self) { group in
                 // One writer, so that batches and replies go out in the order they were made.
                 group.addTask {
                     do {
-                        for await text in subscription.messages { try await outbound.write(.text(text)) }
+                        // The message's bytes as they are, shared with every other page.
+                        for await message in subscription.messages {
+                            try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: message.bytes)))
+                        }
                     } catch {
                         return .writeFailed
                     }
