@@ -54,6 +54,13 @@ let package = Package(
             path: "Tests/CrashTestWriter",
             swiftSettings: strictSwift
         ),
+        // test: a module that declares its own `protocol Managed`, as apps following a widely
+        // taught Core Data pattern do; it compiles only if they can still declare properties.
+        .testTarget(
+            name: "PortingPatternTests",
+            dependencies: ["OpenCoreData"],
+            swiftSettings: strictSwift
+        ),
         // test
         .testTarget(
             name: "OpenCoreDataTests",

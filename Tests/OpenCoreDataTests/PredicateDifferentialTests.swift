@@ -606,6 +606,7 @@ struct PredicateGenerator {
         choices.append((7, 5))
         choices.append((2, 6))
         choices.append((6, 7))
+        choices.append((2, 11))
         switch rng.weighted(choices) {
         case 0: return scalarComparison(scope)
         case 1: return flippedComparison(scope)
@@ -617,8 +618,24 @@ struct PredicateGenerator {
         case 7: return keyPathComparison(scope)
         case 8: return nilComparison(scope)
         case 9: return scalarComparison(scope, hops: 2)
+        case 11: return emptyPartComparison(scope)
         default: return constantInCollection(scope)
         }
+    }
+
+    /// `str BEGINSWITH ""`, `ANY items.label CONTAINS[d] "\u{301}"` (empty once folded): an empty
+    /// part matches no string, on every path.
+    private mutating func emptyPartComparison(_ scope: FuzzScope) -> FetchPredicate.Node {
+        let op = rng.pick([FetchPredicate.Operator.beginsWith, .endsWith, .contains])
+        let part = FetchExpression.Node.constant(.string(rng.pick(["", "", "\u{301}"])))
+        let options = options(for: .string)
+        if rng.chance(0.3), let (steps, entity) = collectionSteps(scope),
+           let label = entity.attributes.filter({ $0.kind == .string }).randomElement(using: &rng) {
+            let modifier: FetchPredicate.Modifier = rng.pick([.any, .all, .none])
+            return comparison(.keyPath(root: scope.root, components: steps + [label.name]), op, part, modifier: modifier, options: options)
+        }
+        guard let path = scalarPath(scope, hops: 1, filter: { $0.kind == .string }) else { return .constant(true) }
+        return comparison(path.node, op, part, options: options)
     }
 
     // MARK: Key paths

@@ -96,6 +96,47 @@ import Testing
         }
     }
 
+    /// A to-many not loaded yet records changes without reading its members: adding an object
+    /// that was already a member and then removing it must still remove it.
+    @Test(arguments: StoreKind.allCases)
+    func addingThenRemovingAMemberOfAnUnloadedToManyRemovesIt(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
+        let writer = stack.newContext()
+        try writer.performAndWait {
+            let club = Club(context: writer)
+            club.name = "North"
+            let team = team("Spain", in: writer)
+            for name in ["Ana", "Bea"] {
+                let member = player(name, in: writer)
+                member.clubs = [club]
+                member.team = team
+            }
+            try writer.save()
+        }
+        let editor = stack.newContext()
+        try editor.performAndWait {
+            // Fetched objects start with their to-manys unloaded; the mutable sets do not load them.
+            let club = try editor.all(Club.self)[0]
+            let team = try editor.all(Team.self)[0]
+            let ana = try #require(try editor.all(Player.self).first { $0.name == "Ana" })
+            for (owner, key) in [(club as ManagedObject, "players"), (team, "players")] {
+                let members = owner.mutableSetValue(forKey: key)
+                members.add(ana)
+                members.remove(ana)
+            }
+            #expect(club.players.map(\.name) == ["Bea"] && ana.clubs.isEmpty)
+            #expect(team.players.map(\.name) == ["Bea"] && ana.team == nil)
+            try editor.save()
+        }
+        let reader = stack.newContext()
+        try reader.performAndWait {
+            #expect(try reader.all(Club.self)[0].players.map(\.name) == ["Bea"])
+            #expect(try reader.all(Team.self)[0].players.map(\.name) == ["Bea"])
+            let ana = try #require(try reader.all(Player.self).first { $0.name == "Ana" })
+            #expect(ana.clubs.isEmpty && ana.team == nil)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func cascadeDeletesPlayersAndNullifyClearsTheCoach(kind: StoreKind) throws {
         let stack = try TestStack(kind)

@@ -94,7 +94,7 @@ extension ManagedObjectContext {
             pending.refreshed.insert(object)
             event.refreshed.insert(object)
         }
-        applyToManyChanges(changes.toManyChanges, committing: true)
+        mergeToManyChanges(changes.toManyChanges)
         pendingChangesComeFromMerge = !pending.isEmpty
         processPendingChanges()
         deliver(event)
@@ -112,28 +112,23 @@ extension ManagedObjectContext {
         pending.deleted.insert(object)
     }
 
-    /// Applies to-many additions and removals to loaded relationships. When merging a save they
-    /// change the committed contents; when applying a child's save they are new local changes.
-    private func applyToManyChanges(_ changes: [ToManyChange], committing: Bool) {
+    /// Applies to-many additions and removals of a save merged from elsewhere to the committed
+    /// contents of loaded relationships (relationships not loaded read the new contents when
+    /// they are).
+    private func mergeToManyChanges(_ changes: [ToManyChange]) {
         for change in changes {
             guard let object = registeredObject(for: change.objectID), !object.state.isFault else { continue }
-            if committing {
-                let relationship = object.toManyRelationship(at: change.slot)
-                guard var committed = relationship.committed else { continue }
-                for id in change.added { committed.insert(self.object(with: id)) }
-                for id in change.removed { if let removed = registeredObject(for: id) { committed.remove(removed) } }
-                relationship.committed = committed
-            } else {
-                for id in change.added { object.primitiveInsert(self.object(with: id), intoToManyAt: change.slot) }
-                for id in change.removed { object.primitiveRemove(self.object(with: id), fromToManyAt: change.slot) }
-            }
+            let relationship = object.toManyRelationship(at: change.slot)
+            guard var committed = relationship.committed else { continue }
+            for id in change.added { committed.insert(self.object(with: id)) }
+            for id in change.removed { if let removed = registeredObject(for: id) { committed.remove(removed) } }
+            relationship.committed = committed
         }
     }
 
     /// Tells auto-merging children that their parent's contents changed.
     func notifyChildren(of changes: SavedChanges, except source: ObjectIdentifier?) {
-        children.removeAll { $0.context == nil }
-        for child in children.compactMap(\.context)
+        for child in childContexts
         where ObjectIdentifier(child) != source && child.automaticallyMergesChangesFromParent {
             child.perform { child.mergeSavedChanges(changes) }
         }
@@ -142,10 +137,15 @@ extension ManagedObjectContext {
     // MARK: Child saves
 
     /// A child context saved: its changes become this context's unsaved changes.
+    ///
+    /// Every object the child inserted joins first, so that relationships among new objects
+    /// find their destinations whatever order the child listed them in; then values, to-many
+    /// changes and deletions apply to the objects whether or not this context had loaded them
+    /// (a change skipped here would never reach the store).
     func applyChildSave(_ changes: SavedChanges) throws {
         assertOnQueue()
-        for snapshot in changes.inserted {
-            let object = registeredObject(for: snapshot.objectID) ?? adoptInsertedObject(snapshot)
+        let inserted = changes.inserted.map { adoptInsertedObject($0.objectID) }
+        for (object, snapshot) in zip(inserted, changes.inserted) {
             setPersistentValues(of: object, from: snapshot, slots: nil)
         }
         for snapshot in changes.updated {
@@ -154,7 +154,11 @@ extension ManagedObjectContext {
             let slots = names.compactMap { object.entity.slotByName[$0] }
             setPersistentValues(of: object, from: snapshot, slots: slots)
         }
-        applyToManyChanges(changes.toManyChanges, committing: false)
+        for change in changes.toManyChanges {
+            let object = self.object(with: change.objectID)
+            for id in change.added { object.primitiveInsert(self.object(with: id), intoToManyAt: change.slot) }
+            for id in change.removed { object.primitiveRemove(self.object(with: id), fromToManyAt: change.slot) }
+        }
         for id in changes.deleted {
             deleteWithoutPropagation(self.object(with: id))
         }
@@ -165,14 +169,26 @@ extension ManagedObjectContext {
     }
 
     /// An object a child inserted joins this context as inserted, with the same temporary ID.
-    private func adoptInsertedObject(_ snapshot: RowSnapshot) -> ManagedObject {
-        let entity = snapshot.objectID.entity
-        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
-        object.identity = snapshot.objectID
-        object.attach(to: self)
+    /// If something here already named the object (``object(with:)`` made a fault for the ID,
+    /// which can never load, since no store has the row), that stand-in becomes the new object,
+    /// so that whatever points to it points to the object the child made.
+    private func adoptInsertedObject(_ id: ManagedObjectID) -> ManagedObject {
+        let object: ManagedObject
+        if let registered = registeredObject(for: id) {
+            guard !registered.state.isInserted, !registered.state.isDeleted else { return registered }
+            object = registered
+            object.faultSource = nil
+            object.state.isFault = false
+            object.state.isInaccessible = false
+        } else {
+            let entity = id.entity
+            object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+            object.identity = id
+            object.attach(to: self)
+            register(object)
+        }
         object.applyDefaults()
         object.state.isInserted = true
-        register(object)
         insertedSet.insert(object)
         pending.inserted.insert(object)
         object.state.awaitsInsertEvent = true

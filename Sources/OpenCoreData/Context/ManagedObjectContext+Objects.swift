@@ -38,8 +38,10 @@ extension ManagedObjectContext {
         guard !object.state.isDeleted else { return }
         object.materialize()
         guard !object.state.isInaccessible else { return }
-        object.prepareForDeletion()
+        // Marked first: the hook sees the object deleted (as Core Data's does), and deleting it
+        // again from the hook does nothing.
         object.state.isDeleted = true
+        object.prepareForDeletion()
         pending.updated.remove(object)
         if object.state.isInserted {
             object.state.isInserted = false
@@ -97,28 +99,6 @@ extension ManagedObjectContext {
         applyIDMapping(mapping)
         if case .context(let parent) = parentStore {
             parent.performAndWait { parent.applyIDMapping(mapping) }
-        }
-    }
-
-    /// Replaces temporary IDs by permanent ones in the registry, remembers the old IDs so that
-    /// looking them up still finds the objects, and passes the mapping down to child contexts,
-    /// which hold the objects they pushed here under the same temporary IDs.
-    ///
-    /// - Parameter savedInsertions: For a save of this context, the new objects it wrote, in the
-    ///   mapping's order: the context lets them go once the save is reported (see
-    ///   ``ObjectRegistry/releaseSaved(_:)``).
-    func applyIDMapping(_ mapping: IDMapping, savedInsertions: [ManagedObject]? = nil) {
-        guard !mapping.isEmpty else { return }
-        if let savedInsertions {
-            registry.renameSaved(savedInsertions, mapping: mapping)
-        } else {
-            registry.rename(mapping)
-        }
-        var event = ContextEvent(kind: .objectsDidChange)
-        event.permanentIDs = mapping
-        deliverToObservers(event)
-        for child in children.compactMap(\.context) {
-            child.perform { child.applyIDMapping(mapping) }
         }
     }
 

@@ -101,8 +101,11 @@ extension ManagedObjectContext {
 
     /// Hands an event to observers, then posts it as a notification and to async sequences.
     func deliver(_ event: ContextEvent) {
+        // Restored afterwards: an event can be delivered while another is (an observer that
+        // processes pending changes, a save's hooks).
+        let previous = deliveringEvent
         deliveringEvent = event
-        defer { deliveringEvent = nil }
+        defer { deliveringEvent = previous }
         for observer in observers.values { observer(event) }
         // Built once: for 100,000 inserted objects, each ID set costs as much as writing a row.
         let changes = event.changes

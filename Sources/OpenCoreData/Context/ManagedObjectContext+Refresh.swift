@@ -11,7 +11,7 @@ extension ManagedObjectContext {
     ///   - flag: Whether to keep the object's unsaved changes.
     public func refresh(_ object: ManagedObject, mergeChanges flag: Bool) {
         assertOnQueue()
-        guard object.managedObjectContext === self, !object.isInserted, !object.state.isFault else { return }
+        guard object.managedObjectContext === self, !object.state.isInserted, !object.state.isFault else { return }
         if flag, object.hasPropertyChanges {
             do {
                 if let snapshot = try parentSnapshots(for: [object.objectID]).first {

@@ -9,21 +9,23 @@ extension ManagedObjectContext {
     /// ```
     ///
     /// The sequence is Core Data's: pending changes are processed, ``willSaveObjectsNotification``
-    /// is posted, each object's ``ManagedObject/willSave()`` runs, the objects are validated, the
-    /// changes are written, and ``didSaveObjectsNotification`` is posted. A context without
-    /// changes returns at once and posts nothing.
+    /// is posted, each object's ``ManagedObject/willSave()`` runs (again for objects those calls
+    /// changed), the objects are validated, the changes are written, each object's
+    /// ``ManagedObject/didSave()`` runs, and ``didSaveObjectsNotification`` is posted. A context
+    /// without changes returns at once and posts nothing.
     ///
-    /// - Throws: ``ValidationError`` listing every object and key that breaks the model's rules;
-    ///   ``ObjectGraphError/mergeConflict`` when rows changed in the store since they were read and
-    ///   the ``mergePolicy`` is ``MergePolicy/error``; ``PersistentStoreError`` when the store
-    ///   cannot write. In every case nothing was written and the context keeps its changes.
+    /// - Throws: ``ValidationError`` listing every object and key that breaks the model's rules
+    ///   (or whose `willSave()` keeps changing it); ``ObjectGraphError/mergeConflict`` when rows
+    ///   changed in the store since they were read and the ``mergePolicy`` is
+    ///   ``MergePolicy/error``; ``PersistentStoreError`` when the store cannot write. In every
+    ///   case nothing was written and the context keeps its changes.
     public func save() throws {
         assertOnQueue()
         processPendingChanges()
         guard hasChanges else { return }
-        deliver(ContextEvent(kind: .willSave))
-        for object in objectsWithChanges() { object.willSave() }
-        processPendingChanges()
+        let willSave = ContextEvent(kind: .willSave)
+        deliver(willSave)
+        try runWillSaveHooks(during: willSave)
         try validateForSave()
         switch parentStore {
         case .coordinator(let coordinator):
@@ -32,6 +34,43 @@ extension ManagedObjectContext {
             try saveToParent(parent)
         case nil:
             throw PersistentStoreError(PersistentStoreError.noStore, "the context has no persistent store coordinator or parent")
+        }
+    }
+
+    /// How many times `willSave()` may run on objects that each run changes again.
+    static let willSaveRoundLimit = 100
+
+    /// Calls `willSave()` on every object with changes, then on the objects those calls changed
+    /// (inserted, updated or deleted, delete rules included), until a round changes nothing.
+    private func runWillSaveHooks(during event: ContextEvent) throws {
+        var changedByHooks: [ManagedObject] = []
+        let token = addObserver { change in
+            guard change.kind == .objectsDidChange else { return }
+            changedByHooks += change.inserted
+            changedByHooks += change.updated
+            changedByHooks += change.deleted
+        }
+        defer { removeObserver(token) }
+        var objects = objectsWithChanges()
+        for round in 1... {
+            changedByHooks = []
+            let previous = deliveringEvent
+            deliveringEvent = event
+            for object in objects { object.willSave() }
+            deliveringEvent = previous
+            processPendingChanges()
+            // Usually nothing: a save of many objects is not ordered again for nothing.
+            if changedByHooks.isEmpty { return }
+            let changed = Set(changedByHooks)
+            objects = objectsWithChanges().filter { changed.contains($0) }
+            if objects.isEmpty { return }
+            if round == Self.willSaveRoundLimit {
+                throw ValidationError(failures: objects.map { object in
+                    ValidationError.Failure(code: ValidationError.invalidValue, objectID: object.objectID,
+                                            entityName: object.entity.entityName, key: nil,
+                                            message: "willSave() changed the object in each of \(round) rounds; set a value only when it differs")
+                })
+            }
         }
     }
 
@@ -54,12 +93,13 @@ extension ManagedObjectContext {
                 let request = makeSaveRequest()
                 if request.isEmpty { return nil }
                 switch try coordinator.save(request) {
-                case .committed(let permanentIDs, let preImages):
+                case .committed(let permanentIDs, let preImages, let generations):
                     bumpVersionsOfSavedObjects()
                     let inserted = insertedSet.orderedByID
                     var saved = collectSavedChanges(inserted: inserted, writtenRows: request.inserted, permanentIDs: permanentIDs)
                     saved.permanentIDs = permanentIDs
                     saved.preImages = preImages
+                    saved.storeGenerations = generations
                     coordinator.announce(saved)
                     return (saved, permanentIDs, inserted)
                 case .conflicts(let conflicts):
@@ -151,31 +191,52 @@ extension ManagedObjectContext {
 
     /// Makes the saved changes committed, forgets saved deletions, runs didSave hooks, and posts
     /// did-save with `saved`.
+    ///
+    /// The hooks and the notification's observers see the save: inserted and updated objects
+    /// report it through ``ManagedObject/isInserted`` and ``ManagedObject/isUpdated`` (flags apart
+    /// from the bookkeeping, so that changes the hooks make count as new updates), deleted ones
+    /// stay deleted and in the context until the notification is delivered (so that the hooks
+    /// can neither change them nor bring them back).
     private func finishSave(_ saved: SavedChanges) {
         var savedInsertions = insertedSet.ordered
         do {
-            let updated = changedSet.filter { !$0.isDeleted && $0.hasPropertyChanges }
+            let inserted = insertedSet.orderedByID
+            let changed = changedSet.orderedByID.filter { !$0.isDeleted }
+            let updated = changed.filter(\.hasPropertyChanges)
+            let deleted = deletedSet.orderedByID
             var event = ContextEvent(kind: .didSave)
             event.savedChanges = saved
             event.inserted = insertedSet.members
-            event.updated = updated
+            event.updated = Set(updated)
             event.deleted = deletedSet.members
-            for object in insertedSet {
+            for object in updated { event.oldValues[ObjectIdentifier(object)] = object.valuesBeforeChanges }
+            for object in inserted {
                 object.state.isInserted = false
+                object.state.isInsertedBySave = true
                 object.commitChanges()
             }
-            for object in updated { object.commitChanges() }
-            for object in deletedSet {
-                unregister(object)
-                object.detach()
-                object.state.isDeleted = false
+            for object in updated {
+                object.state.isUpdatedBySave = true
+                object.commitChanges()
             }
-            let savedObjects = objectsWithChanges()
+            for object in deleted {
+                unregister(object)
+                object.commitChanges()
+            }
             insertedSet.removeAll()
             changedSet.removeAll()
             deletedSet.removeAll()
-            for object in savedObjects { object.didSave() }
+            let previous = deliveringEvent
+            deliveringEvent = event
+            for object in inserted + changed + deleted { object.didSave() }
+            deliveringEvent = previous
             deliver(event)
+            for object in inserted { object.state.isInsertedBySave = false }
+            for object in updated { object.state.isUpdatedBySave = false }
+            for object in deleted {
+                object.detach()
+                object.state.isDeleted = false
+            }
         }
         // Once observers have heard of the save (and dropped what they do not keep), the context
         // stops holding the objects it inserted.

@@ -10,7 +10,7 @@ extension ManagedObjectContext {
                 failures += object.refusedAssignments
                 failures += propertyFailures(of: object)
                 failures += hookFailures(of: object) { object in
-                    if object.isInserted { try object.validateForInsert() } else { try object.validateForUpdate() }
+                    if object.state.isInserted { try object.validateForInsert() } else { try object.validateForUpdate() }
                 }
             }
         }
@@ -32,7 +32,7 @@ extension ManagedObjectContext {
                                             "is required but has no value"))
                 }
             case let relationship as RelationshipDescription where relationship.isToMany:
-                guard object.isInserted || object.changedSlots.contains(relationship.slot) else { continue }
+                guard object.state.isInserted || object.changedSlots.contains(relationship.slot) else { continue }
                 let count = object.toManyValue(at: relationship.slot).count
                 if count < relationship.minCount {
                     failures.append(failure(ValidationError.relationshipLacksMinimumCount, object, relationship.name,

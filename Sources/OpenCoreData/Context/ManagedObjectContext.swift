@@ -89,8 +89,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var pendingChangesComeFromMerge = false
     var processingScheduled = false
     var performDepth = 0
-    /// Child contexts, for merges and ID updates.
-    var children: [WeakContext] = []
+    /// Child contexts, for merges and ID updates; read from other contexts' queues (see
+    /// ``childContexts``).
+    let children = Locked<[WeakContext]>([])
+    /// Permanent IDs an ancestor's save gave to objects this context may hold under temporary
+    /// IDs, handed down synchronously and applied on this context's queue (see
+    /// ManagedObjectContext+PermanentIDs).
+    let pendingRenamings = Locked<[IDMapping]>([])
+    /// Renamings applied to the registry but not reported to observers yet.
+    var unreportedRenamings: [IDMapping] = []
     var observers: [ObserverToken: (ContextEvent) -> Void] = [:]
     /// The event being delivered, so that changedValuesForCurrentEvent() answers during delivery.
     var deliveringEvent: ContextEvent?
@@ -164,8 +171,18 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     private func adopt(_ child: ManagedObjectContext) {
-        children.removeAll { $0.context == nil }
-        children.append(WeakContext(context: child))
+        children.withLock { children in
+            children.removeAll { $0.context == nil }
+            children.append(WeakContext(context: child))
+        }
+    }
+
+    /// The child contexts that still exist.
+    var childContexts: [ManagedObjectContext] {
+        children.withLock { children in
+            children.removeAll { $0.context == nil }
+            return children.compactMap(\.context)
+        }
     }
 }
 
@@ -226,7 +243,7 @@ enum ParentStore {
     case context(ManagedObjectContext)
 }
 
-struct WeakContext {
+struct WeakContext: Sendable {
     weak var context: ManagedObjectContext?
 }
 
@@ -234,8 +251,14 @@ struct WeakContext {
 
 extension ManagedObjectContext {
     /// The registered object with this ID, if it is still alive.
+    ///
+    /// A permanent ID not found may name an object held here under its temporary ID, saved by an
+    /// ancestor whose renaming has not been applied here yet: it is applied, and the ID looked up
+    /// again.
     func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
-        registry.object(for: id)
+        if let object = registry.object(for: id) { return object }
+        guard !id.isTemporaryID, registry.holdsTemporaryObjects, renamePendingObjects() else { return nil }
+        return registry.object(for: id)
     }
 
     func register(_ object: ManagedObject) {

@@ -24,6 +24,9 @@ struct ObjectRegistry {
 
     var isEmpty: Bool { permanent.isEmpty && liveTemporaryEntries == 0 && renamed.isEmpty }
 
+    /// Whether some object is registered under a temporary ID.
+    var holdsTemporaryObjects: Bool { liveTemporaryEntries > 0 }
+
     /// The registered object with this ID, if it is still alive.
     mutating func object(for id: ManagedObjectID) -> ManagedObject? {
         if id.isTemporaryID {

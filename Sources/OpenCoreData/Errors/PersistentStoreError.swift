@@ -24,8 +24,10 @@ public struct PersistentStoreError: CoreDataCodedError {
     public static let invalidStoreFile = CoreDataErrorCode(134000, "invalidStoreFile")
     /// The store could not be opened: a missing or read-only directory, no permission.
     public static let cannotOpen = CoreDataErrorCode(134080, "cannotOpen")
-    /// The store was made by a model this one cannot migrate from automatically; the message
-    /// lists the differences.
+    /// The store was made by a model this one cannot migrate from automatically: another model
+    /// (see ``PersistentStoreDescription/shouldMigrateStoreOfAnotherModel``), a later version of
+    /// this one, one whose differences no lightweight migration can make, or migration is turned
+    /// off. The message names both models and lists the differences.
     public static let incompatibleModel = CoreDataErrorCode(134100, "incompatibleModel")
     /// The store file is damaged.
     public static let corruptStore = CoreDataErrorCode(259, "corruptStore")

@@ -32,6 +32,8 @@ open class AnyFetchedResultsController: @unchecked Sendable {
     var isDeliveringChanges = false
     /// Set when a change batch failed, until a fresh fetch catches up (see +Recovery).
     var staleness: Staleness?
+    /// The store generation the rows match, for the section cache (see +Cache).
+    var generationTrail = StoreGenerationTrail(generation: nil)
     var changeSubscribers: [UUID: AsyncStream<FetchedResultsChanges>.Continuation] = [:]
     var snapshotSubscribers: [UUID: AsyncStream<FetchedResultsSnapshot>.Continuation] = [:]
     var failureSubscribers: [UUID: AsyncStream<FetchedResultsError>.Continuation] = [:]
@@ -111,8 +113,11 @@ open class AnyFetchedResultsController: @unchecked Sendable {
 
     /// The results' rows, fetched.
     func fetchIndex(_ configuration: FetchedResultsConfiguration, coding: RowKeyCoding) throws -> ResultIndex {
-        try InitialFetch(configuration: configuration, context: managedObjectContext, coding: coding,
-                         indexTitle: { [unowned self] in resolvedIndexTitle(forSectionName: $0) }).run()
+        let generation = generationBeforeFetching()
+        let index = try InitialFetch(configuration: configuration, context: managedObjectContext, coding: coding,
+                                     indexTitle: { [unowned self] in resolvedIndexTitle(forSectionName: $0) }).run()
+        generationTrail = StoreGenerationTrail(generation: generation)
+        return index
     }
 
     func makeEngine(_ configuration: FetchedResultsConfiguration, coding: RowKeyCoding, index: ResultIndex) -> FetchedResultsEngine {
@@ -255,6 +260,11 @@ open class AnyFetchedResultsController: @unchecked Sendable {
 
     /// Removes the on-disk cache with this name, or every cache for nil. Live controllers keep
     /// their results.
+    ///
+    /// Only cache files are deleted: a cache's `sectionInfo` file (and temporary files of writes
+    /// that stopped midway), then its directory if that leaves it empty; with nil, those of every
+    /// cache in ``cacheDirectory``, then the directory if that leaves it empty. Other files there,
+    /// and symbolic links (which are never followed), are left alone.
     public class func deleteCache(withName name: String?) {
         SectionCaches.writer().remove(cacheName: name)
     }

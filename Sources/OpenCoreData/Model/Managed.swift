@@ -23,6 +23,21 @@
 ///
 /// Values live in the object's managed storage, not in the wrapper: the wrapper only carries the
 /// declaration that the model is built from.
+///
+/// An app that declares a `Managed` of its own (the `protocol Managed` many Core Data books
+/// teach) hides this one inside its module, and the compiler then reports "unknown attribute
+/// 'Managed'". Write ``ManagedProperty`` there, the same wrapper under a name no app declares,
+/// or qualify it as `@OpenCoreData.Managed`:
+///
+/// ```swift
+/// protocol Managed: AnyObject { static var defaultSortDescriptors: [FetchSortDescriptor] { get } }
+///
+/// final class Mood: ManagedObject, Managed {
+///     static var defaultSortDescriptors: [FetchSortDescriptor] { [FetchSortDescriptor(key: "date")] }
+///     @ManagedProperty var date: Date
+///     @ManagedProperty var colors: Data?
+/// }
+/// ```
 @propertyWrapper
 public struct Managed<Value: ManagedPropertyValue> {
     /// The declaration, read by the model's reflection. Not API.
@@ -102,6 +117,17 @@ public struct Managed<Value: ManagedPropertyValue> {
         set { object.setManagedValue(newValue, storage: storageKeyPath) }
     }
 }
+
+/// ``Managed``, under a name that an app's own `protocol Managed` does not hide: write
+/// `@ManagedProperty` wherever `@Managed` would be ambiguous. Both declare the same property.
+///
+/// ```swift
+/// final class Mood: ManagedObject, Managed {   // Managed: the app's own protocol
+///     @ManagedProperty var date: Date
+///     @ManagedProperty(inverse: "moods") var country: Country?
+/// }
+/// ```
+public typealias ManagedProperty<Value: ManagedPropertyValue> = Managed<Value>
 
 /// What a `@Managed` declaration says beyond its type. Not API.
 public struct _ManagedDeclaration {

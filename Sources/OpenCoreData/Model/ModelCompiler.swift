@@ -152,10 +152,12 @@ struct ModelCompiler {
     // MARK: Attributes and indexes
 
     private func compileDefault(_ attribute: AttributeDescription, in entity: EntityDescription) throws(ModelError) {
-        guard let value = PropertyValue.coerce(attribute.defaultValue, to: attribute.attributeType) else {
-            throw ModelError(ModelError.invalidDefaultValue, "default value \(String(describing: attribute.defaultValue!)) of \(entity.entityName).\(attribute.name) is not a valid \(attribute.attributeType) value")
+        switch PropertyValue.conversion(of: attribute.defaultValue, to: attribute.attributeType) {
+        case .success(let value):
+            attribute.defaultStorage = value
+        case .failure(let refusal):
+            throw ModelError(ModelError.invalidDefaultValue, "default value of \(entity.entityName).\(attribute.name): \(refusal.reason)")
         }
-        attribute.defaultStorage = value
     }
 
     private func checkIndexes(_ entity: EntityDescription) throws(ModelError) {

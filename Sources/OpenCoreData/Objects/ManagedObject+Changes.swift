@@ -2,14 +2,19 @@ import Foundation
 
 /// What changed on an object, by key.
 extension ManagedObject {
-    /// The keys changed since the object was last saved or fetched, with their new values. For an
-    /// inserted object, every property that has a value.
+    /// The keys changed since the object was last saved or fetched, with their new values
+    /// (`NSNull` for a value set to nil). For an inserted object, every property that has a value.
     public func changedValues() -> [String: Any] {
         var result: [String: Any] = [:]
-        let slots = state.isInserted ? entity.slots.map(\.slot) : changedSlots
-        for slot in slots {
+        if state.isInserted {
+            for property in entity.slots {
+                if let value = value(forKey: property.name) { result[property.name] = value }
+            }
+            return result
+        }
+        for slot in changedSlots {
             let name = entity.slots[slot].name
-            if let value = value(forKey: name) { result[name] = value }
+            result[name] = value(forKey: name) ?? NSNull()
         }
         return result
     }
@@ -31,13 +36,30 @@ extension ManagedObject {
     /// The keys changed since pending changes were last processed, with their values before the
     /// change. During a ``ManagedObjectContext/didChangeObjectsNotification`` it describes the event
     /// being reported.
+    ///
+    /// During a save, the event is the save: in ``willSave()`` and ``didSave()``, and for
+    /// observers of ``ManagedObjectContext/willSaveObjectsNotification`` and
+    /// ``ManagedObjectContext/didSaveObjectsNotification``, it holds the keys the save writes,
+    /// with their values as last saved (for a new object, every property, with its default;
+    /// nothing for a deleted one).
+    ///
+    /// ```swift
+    /// override func didSave() {
+    ///     if let oldName = changedValuesForCurrentEvent()["name"] as? String { renameFolder(from: oldName) }
+    /// }
+    /// ```
     public func changedValuesForCurrentEvent() -> [String: Any] {
         let oldValues: [Int: Slot]
         if let event = managedObjectContext?.deliveringEvent {
             let reported = event.oldValues[ObjectIdentifier(self)]
-            if event.inserted.contains(self) {
+            switch event.kind {
+            case .willSave:
+                oldValues = state.isInserted ? allDefaults : (state.isDeleted ? [:] : valuesBeforeChanges)
+            case .didSave:
+                oldValues = event.inserted.contains(self) ? allDefaults : (reported ?? [:])
+            case _ where event.inserted.contains(self):
                 oldValues = (reported ?? [:]).merging(insertEventDefaults) { recorded, _ in recorded }
-            } else {
+            default:
                 oldValues = reported ?? eventValues
             }
         } else {
@@ -49,6 +71,24 @@ extension ManagedObject {
             result[property.name] = publicValue(of: slot, for: property) ?? NSNull()
         }
         return result
+    }
+
+    /// The slots changed since the last save, with their values then (a to-many's committed
+    /// contents, or nil if it was never loaded).
+    var valuesBeforeChanges: [Int: Slot] {
+        var values = savedValues
+        for (index, slot) in slots.enumerated() {
+            if case .toMany(let relationship) = slot, relationship.hasChanges, values[index] == nil {
+                values[index] = .toMany(ToManyRelationship(committed: relationship.committed))
+            }
+        }
+        return values
+    }
+
+    /// Every slot with the entity's default: what a new object's properties were before it was
+    /// made.
+    private var allDefaults: [Int: Slot] {
+        Dictionary(uniqueKeysWithValues: entity.slots.map { ($0.slot, Self.defaultSlot(of: $0)) })
     }
 
     /// A slot's value as key-value coding returns it.

@@ -29,10 +29,14 @@ extension ManagedObject {
 
     /// Sets a property by name, keeping inverse relationships in step.
     ///
-    /// Values are converted as Core Data converts them (any integer type or `NSNumber` for a
-    /// number; integers must fit the attribute's width). A value of the wrong type or an unknown
-    /// key is not stored: the next ``ManagedObjectContext/save()`` throws a ``ValidationError``
-    /// naming the entity and key, and nothing is written.
+    /// Values are converted as Core Data converts them: a numeric or boolean attribute takes any
+    /// Swift number, `Bool`, `Decimal` or `NSNumber` (what `JSONSerialization` produces), when the
+    /// value fits exactly: an integer attribute takes `3.0` but not `3.5` or a value beyond its
+    /// width, a boolean takes 0 and 1, floating-point attributes round to their precision. NaN is
+    /// refused (Core Data's SQLite store would silently keep NULL); infinities are stored. A value
+    /// of the wrong type, one that does not fit, or an unknown key is not stored: the next
+    /// ``ManagedObjectContext/save()`` throws a ``ValidationError`` naming the entity, the key and
+    /// the reason, and nothing is written.
     ///
     /// ```swift
     /// team.setValue("Brazil", forKey: "teamName")
@@ -46,11 +50,10 @@ extension ManagedObject {
         forgetRefusedAssignments(to: key)
         switch property {
         case let attribute as AttributeDescription:
-            guard let stored = PropertyValue.coerce(value, to: attribute.attributeType) else {
-                refuse(key: key, PropertyValue.refusal(of: value, for: attribute.attributeType))
-                return
+            switch PropertyValue.conversion(of: value, to: attribute.attributeType) {
+            case .success(let stored): setAttributeValue(stored, at: attribute.slot)
+            case .failure(let refusal): refuse(key: key, refusal.reason)
             }
-            setAttributeValue(stored, at: attribute.slot)
         case let relationship as RelationshipDescription where relationship.isToMany:
             guard let objects = Self.objectSet(from: value) else {
                 refuse(key: key, "a to-many relationship takes a set or array of objects")
@@ -130,19 +133,24 @@ extension ManagedObject {
         guard let property = entity.property(named: key) else {
             throw ObjectGraphError(ObjectGraphError.unknownKey, "\(entity.entityName) has no property '\(key)'")
         }
-        let fits: Bool
+        let refusal: String?
         switch property {
         case let attribute as AttributeDescription:
-            fits = PropertyValue.coerce(value, to: attribute.attributeType) != nil
+            if case .failure(let refused) = PropertyValue.conversion(of: value, to: attribute.attributeType) {
+                refusal = refused.reason
+            } else {
+                refusal = nil
+            }
         case let relationship as RelationshipDescription where relationship.isToMany:
-            fits = Self.objectSet(from: value) != nil
+            refusal = Self.objectSet(from: value) == nil ? "\(String(describing: value)) does not fit \(property)" : nil
         default:
-            fits = flattenOptional(value) == nil || flattenOptional(value) is ManagedObject
+            let fits = flattenOptional(value) == nil || flattenOptional(value) is ManagedObject
+            refusal = fits ? nil : "\(String(describing: value)) does not fit \(property)"
         }
-        guard fits else {
+        if let refusal {
             throw ValidationError(failures: [ValidationError.Failure(
                 code: ValidationError.invalidValue, objectID: objectID, entityName: entity.entityName,
-                key: key, message: "\(String(describing: value)) does not fit \(property)")])
+                key: key, message: refusal)])
         }
     }
 

@@ -20,12 +20,14 @@ extension ManagedObject {
         if !refusedAssignments.isEmpty { forgetRefusedAssignments(to: property.name) }
         switch property {
         case let attribute as AttributeDescription:
-            guard let stored = PropertyValue.typedStorage(of: value, for: attribute.attributeType)
-                    ?? PropertyValue.coerce(value._toManaged, to: attribute.attributeType) else {
-                refuse(key: attribute.name, PropertyValue.refusal(of: value._toManaged, for: attribute.attributeType))
+            if let stored = PropertyValue.typedStorage(of: value, for: attribute.attributeType) {
+                setAttributeValue(stored, at: attribute.slot)
                 return
             }
-            setAttributeValue(stored, at: attribute.slot)
+            switch PropertyValue.conversion(of: value._toManaged, to: attribute.attributeType) {
+            case .success(let stored): setAttributeValue(stored, at: attribute.slot)
+            case .failure(let refusal): refuse(key: attribute.name, refusal.reason)
+            }
         case let relationship as RelationshipDescription where relationship.isToMany:
             setToManyValue(value._toManaged as? Set<ManagedObject> ?? [], at: relationship.slot)
         default:

@@ -135,13 +135,46 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Called when a fault's values have been loaded.
     open func awakeFromFetch() {}
 
-    /// Called before the object's changes are saved.
+    /// Called before the object's changes are saved: for every object the save inserts, updates
+    /// or deletes, and again for each object that the calls changed, until no call changes
+    /// anything (Core Data's rule).
+    ///
+    /// ``isInserted``, ``isUpdated``, ``isDeleted``, ``hasChanges`` and ``changedValues()``
+    /// describe the changes about to be written; ``changedValuesForCurrentEvent()`` gives their
+    /// values before the save. Compare before you set a value:
+    ///
+    /// ```swift
+    /// override func willSave() {
+    ///     if !isDeleted, changedValues()["modifiedAt"] == nil { modifiedAt = Date() }
+    /// }
+    /// ```
+    ///
+    /// A `willSave()` that changes its object every time it is called would never let the
+    /// save finish (Core Data runs it until the program crashes); after 100 rounds the save
+    /// throws a ``ValidationError`` naming the objects instead, and writes nothing.
     open func willSave() {}
 
-    /// Called after the object's changes are saved.
+    /// Called after the object's changes are saved (or, for a deleted object, after its row is
+    /// gone): the place to remove files that belonged to deleted objects, or to tell other parts
+    /// of the app.
+    ///
+    /// Here ``isInserted``, ``isUpdated`` and ``isDeleted`` say what the save did to the object,
+    /// ``hasChanges`` is true, and ``changedValuesForCurrentEvent()`` gives the saved keys with
+    /// their values before the save. ``changedValues()`` is empty: the values are saved. The same
+    /// holds for observers of ``ManagedObjectContext/didSaveObjectsNotification``.
+    ///
+    /// ```swift
+    /// override func didSave() {
+    ///     if isDeleted, let path = imagePath { try? FileManager.default.removeItem(atPath: path) }
+    /// }
+    /// ```
+    ///
+    /// Changes made here are new unsaved changes of the context. A deleted object cannot be
+    /// changed (or brought back) here: its changes are ignored.
     open func didSave() {}
 
-    /// Called when the object is deleted, before its delete rules run.
+    /// Called when the object is deleted, before its delete rules run. ``isDeleted`` is already
+    /// true, and ``isInserted`` still says whether the object was new (never saved).
     open func prepareForDeletion() {}
 
     /// Checks the object before it is saved as a new object; throw a ``ValidationError`` to refuse.
@@ -158,20 +191,24 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Whether the object's values have not been loaded yet. Reading any property loads them.
     public var isFault: Bool { state.isFault }
 
-    /// Whether the object was inserted and not saved yet.
-    public var isInserted: Bool { state.isInserted }
+    /// Whether the object was inserted and not saved yet; in ``didSave()``, whether the save
+    /// that just finished inserted it.
+    public var isInserted: Bool { state.isInserted || state.isInsertedBySave }
 
-    /// Whether the object will be deleted at the next save.
+    /// Whether the object will be deleted at the next save; in ``didSave()``, whether the save
+    /// that just finished deleted it.
     public var isDeleted: Bool { state.isDeleted || state.isInaccessible }
 
-    /// Whether the object has changes not saved yet and is neither inserted nor deleted.
+    /// Whether the object has changes not saved yet and is neither inserted nor deleted; in
+    /// ``didSave()``, whether the save that just finished updated it.
     public var isUpdated: Bool {
-        !state.isInserted && !state.isDeleted && hasPropertyChanges
+        (!state.isInserted && !state.isDeleted && hasPropertyChanges) || state.isUpdatedBySave
     }
 
-    /// Whether the object has unsaved changes of any kind.
+    /// Whether the object has unsaved changes of any kind: ``isInserted``, ``isDeleted`` or
+    /// ``isUpdated``, as Core Data has it (so, in ``didSave()``, true for every saved object).
     public var hasChanges: Bool {
-        state.isInserted || state.isDeleted || hasPropertyChanges
+        state.isInserted || state.isDeleted || hasPropertyChanges || state.isInsertedBySave || state.isUpdatedBySave
     }
 
     /// Whether a stored (not transient) property changed since the last save.
@@ -238,6 +275,8 @@ struct ObjectState {
     private static let inaccessible: UInt16 = 1 << 5
     private static let probe: UInt16 = 1 << 6
     private static let queueChecked: UInt16 = 1 << 7
+    private static let insertedBySave: UInt16 = 1 << 8
+    private static let updatedBySave: UInt16 = 1 << 9
 
     private func has(_ flag: UInt16) -> Bool { bits & flag != 0 }
 
@@ -282,6 +321,20 @@ struct ObjectState {
     var isProbe: Bool {
         get { has(Self.probe) }
         set { set(Self.probe, newValue) }
+    }
+
+    /// The save that just finished inserted the object: set while its `didSave()` hooks and its
+    /// did-save notification run, for ``ManagedObject/isInserted``. Bookkeeping reads
+    /// ``isInserted``, which is already false then.
+    var isInsertedBySave: Bool {
+        get { has(Self.insertedBySave) }
+        set { set(Self.insertedBySave, newValue) }
+    }
+
+    /// The save that just finished updated the object (see ``isInsertedBySave``).
+    var isUpdatedBySave: Bool {
+        get { has(Self.updatedBySave) }
+        set { set(Self.updatedBySave, newValue) }
     }
 
     /// Every access to the object's properties checks that it runs on its context's queue (see

@@ -42,13 +42,17 @@ final class ToManyRelationship {
         return committed.union(added).subtracting(removed)
     }
 
+    // While the committed set is not loaded, an object added and then removed may have been
+    // there all along: the removal is kept, not cancelled against the addition (and the other
+    // way round), so that loading cannot bring it back.
+
     func insert(_ object: ManagedObject) {
-        if removed.remove(object) != nil { return }
+        removed.remove(object)
         if committed?.contains(object) != true { added.insert(object) }
     }
 
     func remove(_ object: ManagedObject) {
-        if added.remove(object) != nil { return }
+        added.remove(object)
         if committed?.contains(object) ?? true { removed.insert(object) }
     }
 

@@ -49,7 +49,7 @@ public struct FetchExpression: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A constant: `nil`, a number, a string, a `Date`, `Data`, `UUID`, `URL`, `Decimal`, a
-    /// managed object or object ID, or an array or set of those.
+    /// managed object or object ID, or an array or set of those (or a dictionary, for its values).
     ///
     /// - Throws: ``PredicateParseError/unsupportedArgument`` for a value of another type.
     public static func constant(_ value: Any?) throws -> FetchExpression {
@@ -78,6 +78,12 @@ extension FetchExpression.Node {
     /// deeper than ``FetchPredicate/maximumNestingDepth``).
     package static func constant(from value: Any?, nesting: Int = 0) -> FetchExpression.Node? {
         guard let value = flattenOptional(value), !(value is NSNull) else { return .constant(.null) }
+        // An NSNumber first, by what it holds: on Linux it also passes `as Bool` (0 and 1) and
+        // `as Double` (every other number, rounding integers beyond 2^53).
+        if let number = value as? NSNumber, type(of: value) is NSNumber.Type {
+            if let decimal = number as? NSDecimalNumber { return .constant(.decimal(decimal.decimalValue)) }
+            return .constant(numberValue(number))
+        }
         switch value {
         case let bool as Bool: return .constant(.boolean(bool))
         case let decimal as Decimal: return .constant(.decimal(decimal))
@@ -86,7 +92,6 @@ extension FetchExpression.Node {
         case let float as Float: return .constant(.double(Double(float)))
         case let integer as any BinaryInteger:
             return Int64(exactly: integer).map { .constant(.integer($0)) } ?? .constant(.double(Double(integer)))
-        case let number as NSNumber: return .constant(numberValue(number))
         case let string as String: return .constant(.string(string))
         case let substring as Substring: return .constant(.string(String(substring)))
         case let date as Date: return .constant(.date(date))
@@ -95,6 +100,9 @@ extension FetchExpression.Node {
         case let url as URL: return .constant(.uri(url))
         case let id as ManagedObjectID: return .constant(.object(id))
         case let object as ManagedObject: return .constant(.object(object.objectID))
+        case let dictionary as [AnyHashable: Any]:
+            // A dictionary stands for its values, as in Core Data's `IN %@`.
+            return constant(from: Array(dictionary.values))
         case let sequence as any Sequence:
             guard nesting < FetchPredicate.maximumNestingDepth else { return nil }
             var elements: [FetchExpression.Node] = []
@@ -111,6 +119,9 @@ extension FetchExpression.Node {
         let type = String(cString: number.objCType)
         if type == "c" || type == "B" { return .boolean(number.boolValue) }
         if ["f", "d"].contains(type) { return .double(number.doubleValue) }
+        if ["Q", "L", "I", "S", "C"].contains(type) {
+            return Int64(exactly: number.uint64Value).map { .integer($0) } ?? .double(number.doubleValue)
+        }
         return .integer(number.int64Value)
     }
 }

@@ -2,13 +2,21 @@ import Foundation
 
 extension FetchPredicate {
     /// Whether `object` meets the predicate: a managed object (key paths are its entity's
-    /// properties, followed through relationships) or a dictionary (key paths are its keys).
+    /// properties, followed through relationships), a dictionary (key paths are its keys), or
+    /// any other value, which is `SELF`: a string, a number, a date, an array or a set.
     ///
     /// ```swift
     /// let winning = try FetchPredicate(format: "wins >= 3")
     /// winning.evaluate(with: team)                        // true or false
     /// winning.evaluate(with: ["wins": 5])                 // true
+    /// try FetchPredicate(format: "SELF IN %@", ["Stig", "Shaffiq"]).evaluate(with: "Shaffiq")   // true
+    /// try FetchPredicate(format: "ANY SELF > 2").evaluate(with: [1, 3])                         // true
     /// ```
+    ///
+    /// Key paths of values other than managed objects are read by name, as key-value coding
+    /// reads them: from dictionaries (and managed objects) inside arrays and dictionaries,
+    /// through arrays (`ANY children.age > 12`, `'a' IN tags`, `SUBQUERY(scores, $s, $s > 2)`),
+    /// with collection operators over arrays of values (`scores.@max`, `scores.@sum.self`).
     ///
     /// A predicate that does not fit the object (an unknown key, a value of the wrong type, an
     /// unbound variable) evaluates to false and logs why; ``validate(for:)`` reports such problems
@@ -25,10 +33,9 @@ extension FetchPredicate {
             case let managed as ManagedObject:
                 return try predicate.matches(managed)
             case let value:
-                let subject: any PredicateSubject = DictionarySubject.subject(value) ?? DictionarySubject(values: [:])
                 try predicate.checkDepth()
                 let resolved = try PredicateResolver(entity: nil).resolve(predicate.node)
-                return try PredicateEvaluator().evaluate(resolved, on: subject)
+                return try PredicateEvaluator().evaluate(resolved, onValue: PredicateEvaluator.value(of: value))
             }
         } catch {
             Log.context.error("predicate \(predicateFormat) cannot be evaluated: \(error)")

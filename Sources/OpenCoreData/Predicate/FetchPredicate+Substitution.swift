@@ -47,7 +47,7 @@ private struct VariableSubstitution {
 
     private func expression(_ node: FetchExpression.Node, bound: Set<String>) throws(PredicateParseError) -> FetchExpression.Node {
         switch node {
-        case .variable(let name) where !bound.contains(name):
+        case .variable(let name) where !bound.contains(name), .keyPath(.variable(let name), []) where !bound.contains(name):
             guard let value = values[name] else { return node }
             guard let constant = FetchExpression.Node.constant(from: value) else {
                 let typeName = flattenOptional(value).map { "\(type(of: $0))" } ?? "nil"

@@ -28,7 +28,7 @@ extension SQLiteStoreBackend {
 
     func save(_ request: SaveRequest) throws -> SaveOutcome {
         let loaded = try loaded
-        var outcome = SaveOutcome.committed(permanentIDs: IDMapping(), preImages: [:])
+        var outcome: SaveOutcome?
         do {
             try writer.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
@@ -40,11 +40,13 @@ extension SQLiteStoreBackend {
         } catch {
             throw Self.storeError(error, url: url, doing: "saving")
         }
+        guard let outcome else { throw PersistentStoreError(PersistentStoreError.sqliteError, "the save transaction did not run", url: url) }
         return outcome
     }
 
     private func write(_ request: SaveRequest, _ db: Database, loaded: Loaded) throws -> SaveOutcome {
         let schema = loaded.schema
+        try beginCountedWrites(db)
         let mapping = try IDMapping.allocating(for: request.inserted.map(\.objectID), storeIdentifier: loaded.identifier) { root, count in
             try allocate(db, root: root, count: count)
         }
@@ -95,8 +97,8 @@ extension SQLiteStoreBackend {
             try writeLink(change, db, loaded: loaded)
         }
         try deleteLinks(of: save.deleted.map(\.objectID), db, schema: schema)
-        try advanceGeneration(db)
-        return .committed(permanentIDs: mapping, preImages: preImages)
+        let generations = try finishCountedWrites(db)
+        return .committed(permanentIDs: mapping, preImages: preImages, generations: generations)
     }
 
     /// The entity and the slots an update writes: what its SQL text depends on.

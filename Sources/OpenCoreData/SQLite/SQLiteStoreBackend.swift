@@ -71,10 +71,10 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
         }
         do {
             writer = description.isReadOnly
-                ? try DatabaseQueue(path: url.path, configuration: configuration)
-                : try DatabasePool(path: url.path, configuration: configuration)
-            // Reading the schema fails at once on a file that is not a database.
-            _ = try writer.read { db in try db.tableExists(SQLiteSchema.metadataTable) }
+                ? try Self.openReadOnly(url, configuration: configuration)
+                : try Self.checkedOpen(DatabasePool(path: url.path, configuration: configuration))
+        } catch let error as PersistentStoreError {
+            throw error
         } catch {
             throw Self.storeError(error, url: url, doing: "opening the store")
         }

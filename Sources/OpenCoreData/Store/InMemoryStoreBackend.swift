@@ -205,7 +205,8 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
                 }
             }
             tables.generation += 1
-            return .committed(permanentIDs: mapping, preImages: preImages)
+            return .committed(permanentIDs: mapping, preImages: preImages,
+                              generations: CommitGenerations(before: tables.generation - 1, after: tables.generation))
         }
     }
 }

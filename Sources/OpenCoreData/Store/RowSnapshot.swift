@@ -70,8 +70,8 @@ package enum SaveOutcome: Sendable {
     /// `preImages` holds, for every updated and deleted row, the row as the store had it just
     /// before this save overwrote it (read in the same transaction), so that contexts merging the
     /// save can find where a row was in an ordered result from its old sort values. Inserted rows,
-    /// and rows that did not exist, have none.
-    case committed(permanentIDs: IDMapping, preImages: [ManagedObjectID: RowSnapshot])
+    /// and rows that did not exist, have none. `generations` are the store's around the commit.
+    case committed(permanentIDs: IDMapping, preImages: [ManagedObjectID: RowSnapshot], generations: CommitGenerations)
     /// Nothing was written: these rows changed since they were read.
     case conflicts([StoreConflict])
 }

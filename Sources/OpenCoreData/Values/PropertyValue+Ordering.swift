@@ -86,7 +86,8 @@ extension PropertyValue {
         }
     }
 
-    private var numericValue: Double? {
+    /// The value as a number, for numbers and booleans; nil for the other kinds.
+    var numericValue: Double? {
         switch self {
         case .integer(let value): Double(value)
         case .double(let value): value

@@ -7,7 +7,7 @@ import Foundation
 extension PropertyValue {
     /// The stored form of `value` for an attribute of `type`, when `Value` is the attribute's own
     /// Swift type or its optional; nil otherwise (and for a string holding NUL, which the general
-    /// conversion refuses with its reason).
+    /// conversion refuses with its reason, and for NaN, which it refuses too).
     static func typedStorage<Value>(of value: Value, for type: AttributeType) -> PropertyValue? {
         switch type {
         case .stringAttributeType:
@@ -25,11 +25,11 @@ extension PropertyValue {
             if let number = exactly(value, as: Int64?.self) { return number.map { .integer($0) } ?? .null }
             if let number = exactly(value, as: Int?.self) { return number.map { .integer(Int64($0)) } ?? .null }
         case .doubleAttributeType:
-            if let number = exactly(value, as: Double.self) { return .double(number) }
-            if let number = exactly(value, as: Double?.self) { return number.map { .double($0) } ?? .null }
+            if let number = exactly(value, as: Double.self) { return number.isNaN ? nil : .double(number) }
+            if let number = exactly(value, as: Double?.self) { return number.map { $0.isNaN ? nil : .double($0) } ?? .null }
         case .floatAttributeType:
-            if let number = exactly(value, as: Float.self) { return .double(Double(number)) }
-            if let number = exactly(value, as: Float?.self) { return number.map { .double(Double($0)) } ?? .null }
+            if let number = exactly(value, as: Float.self) { return number.isNaN ? nil : .double(Double(number)) }
+            if let number = exactly(value, as: Float?.self) { return number.map { $0.isNaN ? nil : .double(Double($0)) } ?? .null }
         case .booleanAttributeType:
             if let flag = exactly(value, as: Bool.self) { return .boolean(flag) }
             if let flag = exactly(value, as: Bool?.self) { return flag.map { .boolean($0) } ?? .null }

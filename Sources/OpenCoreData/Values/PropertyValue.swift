@@ -33,49 +33,54 @@ package enum PropertyValue: Sendable, Hashable {
 extension PropertyValue {
     /// Converts a value given through key-value coding to an attribute's storage form, or
     /// returns nil when the value cannot be stored in an attribute of that type.
-    ///
-    /// Accepts what Core Data accepts: any integer type or `NSNumber` for numbers and booleans
-    /// (integers must fit the attribute's width), `Substring`/`NSString` for strings,
-    /// `[UInt8]` for data, and `nil`/`NSNull` for no value.
     package static func coerce(_ value: Any?, to type: AttributeType) -> PropertyValue? {
-        if let exact = exactStorage(of: value, for: type) { return exact }
-        guard let value = flattenOptional(value), !(value is NSNull) else { return .null }
+        try? conversion(of: value, to: type).get()
+    }
+
+    /// Converts a value given through key-value coding to an attribute's storage form, or says
+    /// why it cannot be stored there.
+    ///
+    /// Accepts what Core Data accepts: for numbers and booleans any Swift number, `Bool`,
+    /// `Decimal` or `NSNumber`, converted when the value fits exactly (an integer attribute takes
+    /// `3.0` but refuses `3.5` and values beyond its width; a boolean takes 0 and 1; floating-point
+    /// attributes round as `NSNumber.doubleValue` does); `Substring`/`NSString` for strings,
+    /// `[UInt8]` for data, and `nil`/`NSNull` for no value. NaN is refused: SQLite, and so Core
+    /// Data's store, keeps it as NULL, which would read back as no value at all.
+    package static func conversion(of value: Any?, to type: AttributeType) -> Result<PropertyValue, AttributeValueRefusal> {
+        if let exact = exactStorage(of: value, for: type) { return .success(exact) }
+        guard let value = flattenOptional(value), !(value is NSNull) else { return .success(.null) }
+        let refused = AttributeValueRefusal(reason: "\(Swift.type(of: value)) value \(String(describing: value)) is not a valid \(type)")
         switch type {
-        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
-            guard let integer = exactInteger(value), let range = type.integerRange,
-                  range.contains(integer) else { return nil }
-            return .integer(integer)
-        case .doubleAttributeType:
-            return floatingValue(value).map { .double($0) }
-        case .floatAttributeType:
-            return floatingValue(value).map { .double(Double(Float($0))) }
-        case .decimalAttributeType:
-            return decimalValue(value).map { .decimal($0) }
-        case .booleanAttributeType:
-            if let bool = value as? Bool { return .boolean(bool) }
-            if let integer = exactInteger(value), integer == 0 || integer == 1 { return .boolean(integer == 1) }
-            return nil
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType,
+             .doubleAttributeType, .floatAttributeType, .decimalAttributeType, .booleanAttributeType:
+            guard let number = NumericInput(value) else { return .failure(refused) }
+            return number.stored(as: type).mapError { refusal in
+                AttributeValueRefusal(reason: "\(Swift.type(of: value)) value \(String(describing: value)) \(refusal.reason)")
+            }
         case .stringAttributeType:
             let text = (value as? String) ?? (value as? Substring).map(String.init)
-            guard let text, !text.containsNUL else { return nil }
-            return .string(text)
+            guard let text else { return .failure(refused) }
+            guard !text.containsNUL else {
+                return .failure(AttributeValueRefusal(reason: "the string contains a NUL character (U+0000), which stores cannot hold without truncating it"))
+            }
+            return .success(.string(text))
         case .dateAttributeType:
-            return (value as? Date).map { .date($0) }
+            return (value as? Date).map { .success(.date($0)) } ?? .failure(refused)
         case .binaryDataAttributeType:
-            if let data = value as? Data { return .data(data) }
-            if let bytes = value as? [UInt8] { return .data(Data(bytes)) }
-            return nil
+            if let data = value as? Data { return .success(.data(data)) }
+            if let bytes = value as? [UInt8] { return .success(.data(Data(bytes))) }
+            return .failure(refused)
         case .UUIDAttributeType:
-            return (value as? UUID).map { .uuid($0) }
+            return (value as? UUID).map { .success(.uuid($0)) } ?? .failure(refused)
         case .URIAttributeType:
-            return (value as? URL).map { .uri($0) }
+            return (value as? URL).map { .success(.uri($0)) } ?? .failure(refused)
         }
     }
 
     /// The storage form of a value that has exactly the attribute's own Swift type, as typed
     /// `@Managed` properties pass: one type comparison and one cast, where the general conversions
     /// below try several casts to protocols, which cost more than the rest of a property write.
-    /// Nil when the value is of another type (or is a string holding NUL), for `coerce` to decide.
+    /// Nil when the value is of another type (or is NaN, or a string holding NUL), for `conversion` to decide.
     private static func exactStorage(of value: Any?, for type: AttributeType) -> PropertyValue? {
         guard let value else { return nil }
         let valueType = Swift.type(of: value)
@@ -92,9 +97,9 @@ extension PropertyValue {
         case .integer64AttributeType where valueType == Int.self:
             return (value as? Int).map { .integer(Int64($0)) }
         case .doubleAttributeType where valueType == Double.self:
-            return (value as? Double).map { .double($0) }
+            return (value as? Double).flatMap { $0.isNaN ? nil : .double($0) }
         case .floatAttributeType where valueType == Float.self:
-            return (value as? Float).map { .double(Double($0)) }
+            return (value as? Float).flatMap { $0.isNaN ? nil : .double(Double($0)) }
         case .booleanAttributeType where valueType == Bool.self:
             return (value as? Bool).map { .boolean($0) }
         case .dateAttributeType where valueType == Date.self:
@@ -106,12 +111,10 @@ extension PropertyValue {
 
     /// Why `value` cannot be stored in an attribute of `type`, in words, for error messages.
     package static func refusal(of value: Any?, for attributeType: AttributeType) -> String {
-        let unwrapped = flattenOptional(value)
-        if attributeType == .stringAttributeType, let text = unwrapped as? String, text.containsNUL {
-            return "the string contains a NUL character (U+0000), which stores cannot hold without truncating it"
+        switch conversion(of: value, to: attributeType) {
+        case .success: "\(String(describing: value)) is a valid \(attributeType)"
+        case .failure(let refusal): refusal.reason
         }
-        let shown = unwrapped.map { "\(type(of: $0)) value \(String(describing: $0))" } ?? "nil"
-        return "\(shown) is not a valid \(attributeType)"
     }
 
     /// The value as Core Data's key-value coding returns it: `NSNumber` for numbers and
@@ -182,37 +185,6 @@ func flattenOptional(_ value: Any?) -> Any? {
     guard let value else { return nil }
     if let optional = value as? any AnyOptional { return optional.flattened }
     return value
-}
-
-private func exactInteger(_ value: Any) -> Int64? {
-    if value is Bool { return nil }
-    if let integer = value as? any BinaryInteger { return Int64(exactly: integer) }
-    if let number = value as? NSNumber, !(value is Double), !(value is Float) {
-        if let integer = number as? Int64 { return integer }
-        return nil
-    }
-    return nil
-}
-
-private func floatingValue(_ value: Any) -> Double? {
-    if value is Bool { return nil }
-    if let double = value as? Double { return double }
-    if let float = value as? Float { return Double(float) }
-    if let integer = value as? any BinaryInteger { return Double(integer) }
-    if let decimal = value as? Decimal { return NSDecimalNumber(decimal: decimal).doubleValue }
-    if let number = value as? NSNumber { return number.doubleValue }
-    return nil
-}
-
-private func decimalValue(_ value: Any) -> Decimal? {
-    if value is Bool { return nil }
-    if let decimal = value as? Decimal { return decimal }
-    if let integer = value as? any BinaryInteger, let wide = Int64(exactly: integer) { return Decimal(wide) }
-    if let double = value as? Double { return Decimal(double) }
-    if let float = value as? Float { return Decimal(Double(float)) }
-    if let number = value as? NSDecimalNumber { return number.decimalValue }
-    if let number = value as? NSNumber { return number.decimalValue }
-    return nil
 }
 
 extension String {

@@ -21,30 +21,51 @@ struct PredicateEvaluator {
         }
     }
 
-    /// Subquery variables bound to the element being tested.
-    private var variables: [String: any PredicateSubject] = [:]
+    /// What `SELF` is and key paths start from: the evaluated object, or any value given to
+    /// `evaluate(with:)` (a string, a number, an array, a dictionary).
+    private var root: Value = .scalar(.null)
+    /// Subquery variables bound to the element being tested: an object, or a value of an array.
+    private var variables: [String: Value] = [:]
 
     func evaluate(_ predicate: ResolvedPredicate, on subject: any PredicateSubject) throws(FetchRequestError) -> Bool {
+        try evaluate(predicate, onValue: .object(subject))
+    }
+
+    /// Evaluates on a value read as ``value(of:)`` reads it, for predicates resolved without an
+    /// entity.
+    func evaluate(_ predicate: ResolvedPredicate, onValue value: Value) throws(FetchRequestError) -> Bool {
+        var evaluator = self
+        evaluator.root = value
+        return try evaluator.evaluate(predicate)
+    }
+
+    private func evaluate(_ predicate: ResolvedPredicate) throws(FetchRequestError) -> Bool {
         switch predicate {
         case .constant(let value): return value
-        case .not(let inner): return !(try evaluate(inner, on: subject))
+        case .not(let inner): return !(try evaluate(inner))
         case .and(let predicates):
-            for predicate in predicates where !(try evaluate(predicate, on: subject)) { return false }
+            for predicate in predicates where !(try evaluate(predicate)) { return false }
             return true
         case .or(let predicates):
-            for predicate in predicates where try evaluate(predicate, on: subject) { return true }
+            for predicate in predicates where try evaluate(predicate) { return true }
             return false
-        case .comparison(let comparison): return try evaluate(comparison, on: subject)
+        case .comparison(let comparison): return try evaluate(comparison)
         }
     }
 
-    private func evaluate(_ comparison: ResolvedComparison, on subject: any PredicateSubject) throws(FetchRequestError) -> Bool {
-        let lhs = try value(of: comparison.lhs, on: subject)
-        let rhs = try value(of: comparison.rhs, on: subject)
+    private func evaluate(_ comparison: ResolvedComparison) throws(FetchRequestError) -> Bool {
+        let lhs = try value(of: comparison.lhs)
+        let rhs = try value(of: comparison.rhs)
         let test = { (value: Value) throws(FetchRequestError) in try Self.compare(value, comparison.op, rhs, comparison.options) }
         let isCollection: Bool
         if case .collection = lhs, comparison.lhs.keyPath != nil { isCollection = true } else { isCollection = false }
         switch comparison.modifier {
+        case .direct where isCollection && comparison.op == .contains:
+            // An array read by name CONTAINS a value when one of its elements equals it (the
+            // resolver has already made a to-many relationship's CONTAINS an ANY ==).
+            return try Self.any(lhs.elements) { element throws(FetchRequestError) in
+                try Self.compare(element, .equalTo, rhs, comparison.options)
+            }
         case .direct where isCollection, .any:
             return try Self.any(lhs.elements, test)
         case .all:
@@ -64,31 +85,31 @@ struct PredicateEvaluator {
 
     // MARK: Values
 
-    private func value(of expression: ResolvedExpression, on subject: any PredicateSubject) throws(FetchRequestError) -> Value {
+    private func value(of expression: ResolvedExpression) throws(FetchRequestError) -> Value {
         switch expression {
         case .constant(let value):
             return .scalar(value)
         case .list(let values):
             return .collection(values.map { .scalar($0) })
         case .keyPath(let path):
-            return value(of: path, on: subject)
+            return value(of: path)
         case .subqueryCount(let subquery):
             var inner = self
             var count: Int64 = 0
-            for element in value(of: subquery.collection, on: subject).elements {
-                guard case .object(let object?) = element else { continue }
-                inner.variables[subquery.variable] = object
-                if try inner.evaluate(subquery.predicate, on: subject) { count += 1 }
+            for element in value(of: subquery.collection).elements {
+                if case .object(nil) = element { continue }
+                inner.variables[subquery.variable] = element
+                if try inner.evaluate(subquery.predicate) { count += 1 }
             }
             return .scalar(.integer(count))
         }
     }
 
-    private func value(of path: ResolvedKeyPath, on subject: any PredicateSubject) -> Value {
+    private func value(of path: ResolvedKeyPath) -> Value {
         var current: Value
         switch path.root {
-        case .object: current = .object(subject)
-        case .variable(let name): current = .object(variables[name])
+        case .object: current = root
+        case .variable(let name): current = variables[name] ?? .scalar(.null)
         }
         for step in path.steps {
             current = apply(step, to: current)
@@ -98,6 +119,9 @@ struct PredicateEvaluator {
 
     private func apply(_ step: ResolvedKeyPath.Step, to value: Value) -> Value {
         switch (step, value) {
+        case (.key(ResolvedKeyPath.selfKey), _):
+            // `self`, as key-value coding reads it: the value itself (`@max.self`, `SELF.self`).
+            return value
         case (.count, .collection(let elements)):
             return .scalar(.integer(Int64(elements.count)))
         case (.aggregate(let function, let attribute), .collection(let elements)):
@@ -107,10 +131,9 @@ struct PredicateEvaluator {
                 return value.isNull ? nil : value
             }
             return .scalar(Self.aggregate(function, values))
-        case (.keyAggregate(let function, let key), .collection(let elements)):
+        case (.keyAggregate(let function, let keys), .collection(let elements)):
             let values = elements.compactMap { element -> PropertyValue? in
-                guard case .object(let object?) = element, case .scalar(let value) = Self.value(of: object.rawValue(forKey: key)),
-                      !value.isNull else { return nil }
+                guard case .scalar(let value) = keys.reduce(element, { apply(.key($1), to: $0) }), !value.isNull else { return nil }
                 return value
             }
             return .scalar(Self.aggregate(function, values))
@@ -199,8 +222,17 @@ struct PredicateEvaluator {
             guard bounds.count == 2, let low = order(lhs, bounds[0], options), let high = order(lhs, bounds[1], options) else { return false }
             return low >= 0 && high <= 0
         case .in:
-            guard case .collection(let elements) = rhs else { return false }
-            return elements.contains { equal(lhs, $0, options) }
+            switch (lhs, rhs) {
+            case (_, .collection(let elements)):
+                return elements.contains { equal(lhs, $0, options) }
+            case (.scalar(let part), .scalar(let whole)):
+                // `IN` with a string on the right is a substring test (Core Data's IN serves
+                // strings as well as collections): `"ell" IN "hello"`.
+                guard let part = part.text, let whole = whole.text else { return false }
+                return try StringMatching.match(.contains, value: whole, pattern: part, options: options)
+            default:
+                return false
+            }
         case .contains, .beginsWith, .endsWith, .like, .matches:
             guard case .scalar(let left) = lhs, case .scalar(let right) = rhs, let value = left.text, let pattern = right.text,
                   let operation = StringMatching.Operation(op) else { return false }

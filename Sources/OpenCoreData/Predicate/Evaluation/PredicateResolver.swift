@@ -33,7 +33,9 @@ struct PredicateResolver {
         var op = comparison.op
         var modifier = comparison.modifier
         // Put the key path on the left: `3 < wins` is `wins > 3`, `%@ IN players` is `ANY players == %@`.
-        if lhs.keyPath == nil, rhs.keyPath != nil {
+        // A key path read by name may stay on the right (`"a" IN tags`): what it holds, an array
+        // or a string, is known only when it is evaluated.
+        if lhs.keyPath == nil, let path = rhs.keyPath {
             if op == .in, rhs.isCollection {
                 swap(&lhs, &rhs)
                 op = .equalTo
@@ -41,7 +43,7 @@ struct PredicateResolver {
             } else if let flipped = op.flipped {
                 swap(&lhs, &rhs)
                 op = flipped
-            } else {
+            } else if !path.isReadByName {
                 throw mismatch("\(comparison.op) needs the key path on its left side", comparison.rhs)
             }
         }
@@ -50,7 +52,7 @@ struct PredicateResolver {
             op = .equalTo
             modifier = .any
         }
-        if modifier != .direct, !lhs.isCollection, lhs.keyPath != nil {
+        if modifier != .direct, !lhs.isCollection, let path = lhs.keyPath, !path.isReadByName {
             throw FetchRequestError(FetchRequestError.typeMismatch,
                                     "ANY, ALL and NONE need a key path through a to-many relationship; '\(lhs.keyPath?.text ?? "")' of \(entityName) is not one",
                                     entityName: entity?.entityName, keyPath: lhs.keyPath?.text)
@@ -79,7 +81,9 @@ struct PredicateResolver {
         switch rhs {
         case .constant(let value):
             if op == .in || op == .between {
-                guard case .null = value else {
+                // `name IN "text"` is a substring test, for values read by name.
+                let substring = op == .in && left == .any && value.text != nil
+                guard value.isNull || substring else {
                     throw mismatch("\(op) needs a list on its right side, as in \(op == .between ? "{low, high}" : "{a, b}")", name)
                 }
             }
@@ -93,7 +97,7 @@ struct PredicateResolver {
             }
             return .list(try values.map { try fit($0, to: left, name: name, op: op) })
         case .keyPath(let path):
-            guard op != .in, op != .between else {
+            guard (op != .in && op != .between) || path.isReadByName else {
                 throw mismatch("\(op) needs a list on its right side, or a to-many key path with the value on the left", name)
             }
             let right = path.kind
@@ -228,7 +232,7 @@ struct PredicateResolver {
                                         entityName: entity?.entityName)
             }
             let element: EntityDescription?
-            if case .key? = path.steps.last {
+            if path.isReadByName {
                 element = nil
             } else if path.isCollection, case .toMany(let relationship)? = path.steps.last, let destination = relationship.destinationEntity {
                 element = destination
@@ -328,9 +332,13 @@ struct PredicateResolver {
             let name = components[index]
             if name == "@count" {
                 steps.append(.count)
-            } else if let function = ResolvedKeyPath.AggregateFunction(rawValue: name), index + 1 < components.count {
-                steps.append(.keyAggregate(function, components[index + 1]))
-                index += 1
+            } else if let function = ResolvedKeyPath.AggregateFunction(rawValue: name) {
+                // As in key-value coding, the rest of the path is read from each element and
+                // aggregated (`@sum.items.price`); `@max` alone, or `@max.self`, aggregates the
+                // elements themselves (an array of numbers).
+                let rest = Array(components[(index + 1)...])
+                steps.append(.keyAggregate(function, rest.isEmpty ? [ResolvedKeyPath.selfKey] : rest))
+                break
             } else {
                 steps.append(.key(name))
             }

@@ -60,9 +60,13 @@ package struct ResolvedKeyPath: Sendable {
         case aggregate(AggregateFunction, AttributeDescription)
         /// A key read by name from something without an entity (a dictionary).
         case key(String)
-        /// An aggregate of a key read by name.
-        case keyAggregate(AggregateFunction, String)
+        /// An aggregate of a key path read by name from each element (`@sum.items.price`); of the
+        /// elements themselves for ``selfKey`` (`numbers.@max`, `numbers.@max.self`).
+        case keyAggregate(AggregateFunction, [String])
     }
+
+    /// The key that reads a value itself, as in key-value coding.
+    package static let selfKey = "self"
 
     package enum AggregateFunction: String, Sendable {
         case sum = "@sum", avg = "@avg", min = "@min", max = "@max"
@@ -89,6 +93,10 @@ package struct ResolvedKeyPath: Sendable {
             return .any
         }
     }
+
+    /// Whether the path is read by name, without an entity (from a dictionary or a value given to
+    /// `evaluate(with:)`): what it yields, a value or an array, is known only when evaluated.
+    package var isReadByName: Bool { entity == nil }
 
     /// Whether the path passes through a to-many relationship without aggregating it.
     package var isCollection: Bool {

@@ -57,18 +57,22 @@ package enum StringMatching {
         PropertyValue.compare(.string(lhs), .string(rhs))
     }
 
+    // An empty string is found nowhere, as Foundation's `range(of:)` reports it (NSNotFound):
+    // `BEGINSWITH ""`, `ENDSWITH ""` and `CONTAINS ""` match no string, the empty one included,
+    // and neither does a part that folding empties (a lone combining accent under `[d]`).
+
     package static func beginsWith(_ value: String, _ prefix: String) -> Bool {
-        value.utf8.starts(with: prefix.utf8)
+        !prefix.isEmpty && value.utf8.starts(with: prefix.utf8)
     }
 
     package static func endsWith(_ value: String, _ suffix: String) -> Bool {
-        value.utf8.reversed().starts(with: suffix.utf8.reversed())
+        !suffix.isEmpty && value.utf8.reversed().starts(with: suffix.utf8.reversed())
     }
 
     package static func contains(_ value: String, _ part: String) -> Bool {
         let haystack = Array(value.utf8)
         let needle = Array(part.utf8)
-        guard !needle.isEmpty else { return true }
+        guard !needle.isEmpty else { return false }
         guard needle.count <= haystack.count else { return false }
         for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
             if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }

@@ -11,7 +11,8 @@ extension FetchPredicate {
     ///
     /// Supported: `==`, `!=`, `<`, `<=`, `>`, `>=`, `&&`, `||`, `!`, optional chaining through to-one
     /// relationships, `nil`, constants and captured values, `starts(with:)` and `contains(_:)` on
-    /// strings, `contains(_:)` on arrays of constants (`IN`) and on to-many relationships,
+    /// strings (which, as in Swift, find the empty string in every string, where `BEGINSWITH ""`
+    /// matches none), `contains(_:)` on arrays of constants (`IN`) and on to-many relationships,
     /// `contains(where:)` and `allSatisfy(_:)` on to-many relationships, and `count` of to-many
     /// relationships.
     ///
@@ -211,13 +212,33 @@ extension PredicateExpressions.Negation: FoundationPredicateBridgeable {
 
 extension PredicateExpressions.SequenceStartsWith: FoundationPredicateBridgeable {
     func bridgedPredicate(_ scope: inout FoundationBridgeScope) throws -> FetchPredicate.Node {
-        try compare(base, .beginsWith, prefix, &scope)
+        try substringTest(base, .beginsWith, prefix, &scope)
     }
 }
 
 extension PredicateExpressions.CollectionContainsCollection: FoundationPredicateBridgeable {
     func bridgedPredicate(_ scope: inout FoundationBridgeScope) throws -> FetchPredicate.Node {
-        try compare(base, .contains, other, &scope)
+        try substringTest(base, .contains, other, &scope)
+    }
+}
+
+/// `starts(with:)` and `contains(_:)` of strings. Swift finds the empty string in every string,
+/// where `BEGINSWITH ""` and `CONTAINS ""` match none (as in Foundation), so an empty part is
+/// tested apart: the translation keeps the Swift closure's answer.
+private func substringTest(_ base: some PredicateExpression, _ op: FetchPredicate.Operator, _ part: some PredicateExpression,
+                           _ scope: inout FoundationBridgeScope) throws -> FetchPredicate.Node {
+    let string = try bridge(base, &scope)
+    let substring = try bridge(part, &scope)
+    let test = FetchPredicate.Node.comparison(.init(lhs: string, op: op, rhs: substring))
+    let present = FetchPredicate.Node.comparison(.init(lhs: string, op: .notEqualTo, rhs: .constant(.null)))
+    switch substring {
+    case .constant(.string(let text)):
+        return text.isEmpty ? present : test
+    case .constant:
+        return test
+    default:
+        let empty = FetchPredicate.Node.comparison(.init(lhs: substring, op: .equalTo, rhs: .constant(.string(""))))
+        return .or([test, .and([empty, present])])
     }
 }
 

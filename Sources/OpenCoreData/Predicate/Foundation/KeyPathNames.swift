@@ -14,6 +14,29 @@ enum KeyPathNames {
         return recorder.names
     }
 
+    /// The keys of a Swift key path given as a `%K` argument: the `@Managed` properties read by
+    /// a key path of a managed object class, or the properties a key path of another type names
+    /// in its description (`\Post.author?.name` → `["author", "name"]`); nil when there are
+    /// none or a part is not a property (a subscript, a computed property Swift cannot name).
+    static func components(of keyPath: AnyKeyPath) -> [String]? {
+        let rootType = type(of: keyPath).rootType
+        if let rootClass = rootType as? ManagedObject.Type {
+            let names = names(of: keyPath, rootClass: rootClass)
+            return names.isEmpty ? nil : names
+        }
+        let prefix = "\\" + String(describing: rootType) + "."
+        let description = String(describing: keyPath)
+        guard description.hasPrefix(prefix) else { return nil }
+        let names = description.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false).map { part in
+            String(part.reversed().drop { $0 == "?" || $0 == "!" }.reversed())
+        }
+        let isName = { (name: String) in
+            guard let first = name.unicodeScalars.first, PredicateLexer.isIdentifierStart(first) else { return false }
+            return name.unicodeScalars.allSatisfy(PredicateLexer.isIdentifierContinue)
+        }
+        return names.allSatisfy(isName) ? names : nil
+    }
+
     static func makeProbe(_ objectClass: ManagedObject.Type) -> ManagedObject {
         let probe = objectClass.init(entity: EntityReflector.placeholder, insertInto: nil)
         probe.state.isProbe = true

@@ -8,12 +8,19 @@ extension FetchPredicate {
     /// The grammar is Core Data's ("Predicate Format String Syntax"): comparisons with `==`, `!=`,
     /// `<`, `<=`, `>`, `>=`, `BETWEEN`, `IN`, `CONTAINS`, `BEGINSWITH`, `ENDSWITH`, `LIKE` and
     /// `MATCHES`, the `ANY`/`SOME`/`ALL`/`NONE` modifiers and `[c]`/`[d]`/`[cd]` options, joined
-    /// with `AND`, `OR` and `NOT`; key paths with `@count`, `@sum`, `@avg`, `@min` and `@max`;
-    /// `SELF`, `$VARIABLE`s, `SUBQUERY(...)` and literals, including the `CAST(..., "NSDate")`
+    /// with `AND`, `OR` and `NOT`; operands in parentheses (`done == (nil)`); key paths with
+    /// `@count`, `@sum`, `@avg`, `@min` and `@max`; `SELF`, `$VARIABLE`s, `SUBQUERY(...)` and
+    /// literals, including the `CAST(..., "NSDate")` and `FUNCTION(SELF, "valueForKeyPath:", ...)`
     /// forms ``predicateFormat`` prints. Arguments: `%@` (any supported value; arrays and sets
-    /// become lists), `%K` (a key path string), `%d`/`%i`/`%u`/`%ld`/`%lld`/`%lu` (integers),
-    /// `%f`/`%lf` (floating point) and `%s` (a string). Arguments left over are ignored, as in
-    /// Core Data.
+    /// become lists, dictionaries their values), `%K` (a key path: a string, or a Swift key path
+    /// such as `\Post.author?.name`; `%K.%K` joins two into one path),
+    /// `%d`/`%i`/`%u`/`%ld`/`%lld`/`%lu` (integers), `%f`/`%lf` (floating point) and `%s` (a
+    /// string). Arguments left over are ignored, as in Core Data.
+    ///
+    /// ```swift
+    /// let byAuthor = try FetchPredicate(format: "%K.%K == %@", "author", "name", "Ada")
+    /// let typed = try FetchPredicate(format: "%K == %@", \Post.author?.name, "Ada")   // author.name == "Ada"
+    /// ```
     ///
     /// - Throws: ``PredicateParseError``, whose offset counts Unicode scalars from the start of
     ///   `format`: ``PredicateParseError/syntaxError``,

@@ -203,7 +203,22 @@ struct PredicateLexer {
         case "n": return "\n"
         case "t": return "\t"
         case "r": return "\r"
-        case "0": return "\0"
+        case "0"..."7":
+            // Up to three octal digits (`\101` is "A", `\0` NUL), as Core Data reads them.
+            var code = letter.value - 48
+            for _ in 0..<2 {
+                guard position < scalars.count, ("0"..."7").contains(scalars[position]) else { break }
+                code = code * 8 + scalars[position].value - 48
+                position += 1
+            }
+            return Unicode.Scalar(code) ?? "\0"
+        case "x":
+            // Two hex digits: `\x41` is "A".
+            let digits = hexRun(limit: 2)
+            guard digits.count == 2, let code = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(code) else {
+                throw error("invalid hexadecimal escape", at: start)
+            }
+            return scalar
         case "u":
             let code: UInt32
             if position < scalars.count, scalars[position] == "{" {

@@ -1,30 +1,20 @@
 import Foundation
 
-// Format arguments (%@, %K, %d, %f, %s) and the CAST(...) forms the printer uses for values
-// that have no literal syntax.
+// Format arguments (%@, %K, %d, %f, %s), the CAST(...) forms the printer uses for values that
+// have no literal syntax, and the FUNCTION(..., "valueForKeyPath:", ...) form it uses for keys
+// that are not identifiers.
 
 extension PredicateParser {
     /// The expression for the argument a `%` specifier consumes.
     mutating func argument(_ kind: PredicateArgumentKind, index: Int, token specifier: PredicateToken)
         throws(PredicateParseError) -> FetchExpression.Node {
-        guard index < arguments.count else {
-            throw PredicateParseError(code: PredicateParseError.missingArgument,
-                                      message: "missing argument for '\(specifier.text)'", offset: specifier.offset, format: format)
-        }
-        let value = flattenOptional(arguments[index])
+        let value = try argumentValue(index: index, token: specifier)
         switch kind {
         case .object:
             if let node = FetchExpression.Node.constant(from: value) { return node }
         case .keyPath:
-            let path = (value as? String) ?? (value as? Substring).map(String.init)
-            if let components = path?.split(separator: ".", omittingEmptySubsequences: false).map(String.init),
-               !components.contains(where: \.isEmpty) {
-                // `%K.name` continues the path given as the argument.
-                return .keyPath(root: .object, components: components + (try parsePathSuffix()))
-            }
-            if let path {
-                throw argumentError("'%K' expects a key path, got \"\(path)\"", at: specifier)
-            }
+            // `%K.name` continues the path given as the argument.
+            return .keyPath(root: .object, components: try keyPathArgument(index: index, token: specifier) + (try parsePathSuffix()))
         case .integer:
             if let bool = value as? Bool { return .constant(.integer(bool ? 1 : 0)) }
             if let integer = value as? any BinaryInteger {
@@ -51,7 +41,7 @@ extension PredicateParser {
         let typeName = value.map { "\(type(of: $0))" } ?? "nil"
         let expected = switch kind {
         case .object: "\(typeName) values cannot be used in a predicate"
-        case .keyPath: "'\(specifier.text)' expects a key path string, got \(typeName)"
+        case .keyPath: "'\(specifier.text)' expects a key path string or a Swift key path, got \(typeName)"
         case .integer: "'\(specifier.text)' expects an integer, got \(typeName)"
         case .double: "'\(specifier.text)' expects a floating-point number, got \(typeName)"
         case .string: "'\(specifier.text)' expects a string, got \(typeName)"
@@ -59,8 +49,77 @@ extension PredicateParser {
         throw argumentError(expected, at: specifier)
     }
 
+    /// The argument a specifier consumes, or the error for one missing.
+    private func argumentValue(index: Int, token specifier: PredicateToken) throws(PredicateParseError) -> Any? {
+        guard index < arguments.count else {
+            throw PredicateParseError(code: PredicateParseError.missingArgument,
+                                      message: "missing argument for '\(specifier.text)'", offset: specifier.offset, format: format)
+        }
+        return flattenOptional(arguments[index])
+    }
+
+    /// The keys of a `%K` argument: a dotted key path string (`"author.name"`), or a Swift key
+    /// path of a managed object class (`\Post.author?.name`) or of another type, read from its
+    /// description (`\Post.author.name`), since `#keyPath` needs the Objective-C runtime.
+    func keyPathArgument(index: Int, token specifier: PredicateToken) throws(PredicateParseError) -> [String] {
+        let value = try argumentValue(index: index, token: specifier)
+        if let keyPath = value as? AnyKeyPath {
+            guard let names = KeyPathNames.components(of: keyPath) else {
+                throw argumentError("'%K' expects a key path of properties, got \(keyPath), whose keys cannot be named", at: specifier)
+            }
+            return names
+        }
+        guard let path = (value as? String) ?? (value as? Substring).map(String.init) else {
+            let typeName = value.map { "\(type(of: $0))" } ?? "nil"
+            throw argumentError("'\(specifier.text)' expects a key path string or a Swift key path, got \(typeName)", at: specifier)
+        }
+        guard let components = Self.keyPathComponents(path) else {
+            throw argumentError("'%K' expects a key path, got \"\(path)\"", at: specifier)
+        }
+        return components
+    }
+
+    /// The keys of a dotted key path string, or nil if one is empty (`"a..b"`, `""`).
+    static func keyPathComponents(_ path: String) -> [String]? {
+        let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        return components.contains(where: \.isEmpty) ? nil : components
+    }
+
     private func argumentError(_ message: String, at specifier: PredicateToken) -> PredicateParseError {
         PredicateParseError(code: PredicateParseError.unsupportedArgument, message: message, offset: specifier.offset, format: format)
+    }
+
+    // MARK: - FUNCTION
+
+    /// `FUNCTION(receiver, "valueForKeyPath:", "a.b")` or `FUNCTION(receiver, "valueForKey:",
+    /// "a")`: the key path from the receiver (`SELF`, a variable or a key path). Core Data's
+    /// other functions are not supported.
+    mutating func parseFunction() throws(PredicateParseError) -> FetchExpression.Node {
+        let functionOffset = token.offset
+        try advance()
+        try expect(.leftParen)
+        let receiver = try parseExpression()
+        try expect(.comma)
+        guard case .string(let selector) = token.kind,
+              selector == PredicatePrinter.valueForKeyPath || selector == "valueForKey:" else {
+            throw unsupported("FUNCTION is supported only with \"valueForKeyPath:\" and \"valueForKey:\"", at: functionOffset)
+        }
+        try advance()
+        try expect(.comma)
+        guard case .string(let path) = token.kind else { throw syntaxError("expected a key path string", at: token.offset) }
+        let pathOffset = token.offset
+        try advance()
+        try expect(.rightParen)
+        let keys: [String]? = selector == "valueForKey:"
+            ? (path.isEmpty || path.contains(".") ? nil : [path])
+            : Self.keyPathComponents(path)
+        guard let keys else {
+            throw unsupported("\(PredicatePrinter.quoted(path)) is not a key for \(selector) here", at: pathOffset)
+        }
+        guard let keyPath = Self.keyPath(extending: receiver.node, with: keys) else {
+            throw unsupported("FUNCTION's receiver must be SELF, a variable or a key path", at: receiver.offset)
+        }
+        return keyPath
     }
 
     // MARK: - CAST

@@ -2,9 +2,12 @@ import Foundation
 
 // Expressions: the two sides of a comparison.
 //
-//   expression := constant | "-" number | list | keyPath | "SELF" ["." path] | "$" NAME ["." path]
-//               | "%K" ["." path] | "%@" | "%d" | "%f" | "%s" | subquery | cast
-//   keyPath    := key ("." (key | "@count" | "@sum" | "@avg" | "@min" | "@max"))*
+//   expression := "(" expression ")" ["." path] | constant | "-" number | list | keyPath
+//               | "SELF" ["." path] | "$" NAME ["." path] | "%K" ["." path] | "%@" | "%d" | "%f" | "%s"
+//               | subquery | cast | function
+//   keyPath    := (key | operator) ("." (key | "%K" | operator))*
+//   operator   := "@count" | "@sum" | "@avg" | "@min" | "@max"
+//   function   := "FUNCTION" "(" expression "," ("'valueForKeyPath:'" | "'valueForKey:'") "," STRING ")"
 //   list       := "{" [expression ("," expression)*] "}"
 //   subquery   := "SUBQUERY" "(" expression "," "$" NAME "," predicate ")" [".@count"]
 //   cast       := "CAST" "(" expression "," STRING ")"
@@ -47,10 +50,36 @@ extension PredicateParser {
         defer { leaveLevel() }
         let offset = token.offset
         switch token.kind {
+        case .punctuation(.leftParen): return try parseParenthesisedOperand()
         case .punctuation(.leftBrace): return ParsedExpression(node: try parseList(), offset: offset)
         case .keyword(.subquery): return ParsedExpression(node: try parseSubquery(), offset: offset)
         case .keyword(.cast): return ParsedExpression(node: try parseCast(), offset: offset)
+        case .keyword(.function): return ParsedExpression(node: try parseFunction(), offset: offset)
         default: return try parseLeafOperand()
+        }
+    }
+
+    /// `(expression)`, which the grammar allows wherever an expression goes: `(nil) == done`.
+    /// A key path may continue after it: `(SELF).name`.
+    private mutating func parseParenthesisedOperand() throws(PredicateParseError) -> ParsedExpression {
+        try advance()
+        var inner = try parseExpression()
+        try expect(.rightParen)
+        // Otherwise the `.` is an error where an operator is expected.
+        if token.kind == .punctuation(.dot), Self.keyPath(extending: inner.node, with: []) != nil {
+            inner.node = Self.keyPath(extending: inner.node, with: try parsePathSuffix()) ?? inner.node
+        }
+        return inner
+    }
+
+    /// The key path that continues `node` (`SELF`, a variable or a key path) with `keys`, or nil
+    /// for an expression no key path continues.
+    static func keyPath(extending node: FetchExpression.Node, with keys: [String]) -> FetchExpression.Node? {
+        switch node {
+        case .evaluatedObject: .keyPath(root: .object, components: keys)
+        case .variable(let name): .keyPath(root: .variable(name), components: keys)
+        case .keyPath(let root, let components): .keyPath(root: root, components: components + keys)
+        default: nil
         }
     }
 
@@ -92,10 +121,18 @@ extension PredicateParser {
                 throw unsupported("function calls ('\(key)(...)') are not supported", at: start.offset)
             }
             return ParsedExpression(node: .keyPath(root: .object, components: [key] + (try parsePathSuffix())), offset: start.offset)
+        case .collectionOperator(let name):
+            // `@sum.items.price`: a key path may start with a collection operator, which then
+            // applies to the evaluated collection.
+            guard Self.collectionOperators.contains(name) else {
+                throw unsupported("collection operator '\(name)' is not supported", at: start.offset)
+            }
+            try advance()
+            return ParsedExpression(node: .keyPath(root: .object, components: [name] + (try parsePathSuffix())), offset: start.offset)
         case .argument(let kind, let index):
             try advance()
             return ParsedExpression(node: try argument(kind, index: index, token: start), offset: start.offset, isArgument: true)
-        case .keyword(.function), .keyword(.first), .keyword(.last), .keyword(.size), .keyword(.anyKey), .keyword(.fetch):
+        case .keyword(.first), .keyword(.last), .keyword(.size), .keyword(.anyKey), .keyword(.fetch):
             throw unsupported("'\(start.text)' is not supported", at: start.offset)
         default:
             throw syntaxError("expected an expression", at: start.offset)
@@ -118,6 +155,9 @@ extension PredicateParser {
                     throw unsupported("collection operator '\(name)' is not supported", at: token.offset)
                 }
                 components.append(name)
+            case .argument(.keyPath, let index):
+                // `%K.%K`: each argument adds its keys, as Core Data joins them into one path.
+                components += try keyPathArgument(index: index, token: token)
             default:
                 throw syntaxError("expected a key after '.'", at: token.offset)
             }
@@ -194,7 +234,10 @@ extension PredicateParser {
             }
             if radix != 10 { digits = digits.dropFirst(2) }
         }
-        if let integer = Int64(sign + digits, radix: radix) { return .integer(integer) }
+        if let integer = Int64(sign + digits, radix: radix) {
+            // `-0` is how a negative zero prints: it stays one, so that it prints the same again.
+            return negative && integer == 0 ? .double(-0.0) : .integer(integer)
+        }
         // Too wide for Int64: a double, like Core Data's NSNumber.
         var magnitude = 0.0
         for digit in digits.unicodeScalars { magnitude = magnitude * Double(radix) + Double(PredicateLexer.digitValue(digit) ?? 0) }

@@ -7,9 +7,12 @@
 //   primary    := "TRUEPREDICATE" | "FALSEPREDICATE" | "(" predicate ")" | comparison
 //   comparison := ["ANY" | "SOME" | "ALL" | "NONE"] expression operator ["[" options "]"] expression
 //
-// Expressions are parsed in PredicateParser+Expressions.swift. The parser reads one token of
-// lookahead and never backtracks, and each `%` specifier carries the index of its argument, so
-// arguments are consumed strictly in the order they are written.
+// Expressions are parsed in PredicateParser+Expressions.swift. Expressions may be parenthesised
+// too (`(nil) == done`), so a parenthesis where a predicate starts is ambiguous; what follows the
+// matching parenthesis decides (an operator means an operand), found for all parentheses in one
+// pass over the tokens. Otherwise the parser reads one token of lookahead and never backtracks,
+// and each `%` specifier carries the index of its argument, so arguments are consumed strictly
+// in the order they are written.
 
 /// Parses one format string into a predicate tree.
 struct PredicateParser {
@@ -21,6 +24,9 @@ struct PredicateParser {
     /// The nesting budget in use: one per `NOT`, parenthesis and operand (so lists and casts
     /// count once per level), two more per `SUBQUERY`.
     private var depth = 0
+    /// The offsets of the parentheses that open operands rather than groups of predicates,
+    /// found when a parenthesis first starts a predicate.
+    private var operandParentheses: Set<Int>?
 
     /// Deeper input is refused rather than risk overflowing the stack: the parser may run on a
     /// thread with a 512 KB stack, and a debug build spends about 3 KB per parenthesis level.
@@ -78,7 +84,7 @@ struct PredicateParser {
         case .keyword(.falsePredicate):
             try advance()
             return .constant(false)
-        case .punctuation(.leftParen):
+        case .punctuation(.leftParen) where !parenthesisOpensOperand():
             // A parenthesised group stays one node, so `(a AND b) AND c` keeps its nesting and
             // the printer can reproduce any tree.
             try advance()
@@ -112,6 +118,43 @@ struct PredicateParser {
         let rhs = try parseExpression()
         try validate(lhs: lhs, op: op, operatorToken: operatorToken, rhs: rhs)
         return FetchPredicate.Comparison(lhs: lhs.node, op: op, rhs: rhs.node, modifier: modifier, options: options)
+    }
+
+    /// Whether the parenthesis that is the current token opens an operand (`(nil) == done`,
+    /// `(a).b > 1`) rather than a group of predicates: it does when an operator, a `.`, a
+    /// subscript or arithmetic follows its matching parenthesis. One pass over the format's
+    /// tokens answers for every parenthesis, the first time one is asked about, so nested
+    /// parentheses cost no rescanning.
+    private mutating func parenthesisOpensOperand() -> Bool {
+        if operandParentheses == nil { operandParentheses = Self.operandParentheses(in: format) }
+        return operandParentheses?.contains(token.offset) ?? false
+    }
+
+    /// The offsets of the parentheses that open operands. Tokens after a lexical error are not
+    /// read: the parse reports that error before it reaches them.
+    private static func operandParentheses(in format: String) -> Set<Int> {
+        var lexer = PredicateLexer(format: format)
+        var open: [Int] = []
+        var operands: Set<Int> = []
+        var justClosed: Int?
+        while let token = try? lexer.next(), token.kind != .end {
+            if let opening = justClosed {
+                switch token.kind {
+                case .punctuation(.dot), .punctuation(.leftBracket), .punctuation(.plus), .punctuation(.minus),
+                     .punctuation(.star), .punctuation(.slash):
+                    operands.insert(opening)
+                default:
+                    if comparisonOperator(token.kind) != nil { operands.insert(opening) }
+                }
+                justClosed = nil
+            }
+            switch token.kind {
+            case .punctuation(.leftParen): open.append(token.offset)
+            case .punctuation(.rightParen): justClosed = open.popLast()
+            default: break
+            }
+        }
+        return operands
     }
 
     private static func comparisonOperator(_ kind: PredicateToken.Kind) -> FetchPredicate.Operator? {
