@@ -11,9 +11,7 @@ import Foundation
 extension AnyFetchedResultsController {
     /// The index a valid cache holds, or nil (after deleting an invalid cache).
     func restoreFromCache(named name: String, configuration: FetchedResultsConfiguration, coding: RowKeyCoding) throws -> ResultIndex? {
-        let context = managedObjectContext
-        guard case .coordinator(let coordinator) = context.parentStore,
-              !configuration.includesPendingChanges || !context.hasChanges else { return nil }
+        guard source.readsStore, !configuration.includesPendingChanges || !managedObjectContext.hasChanges else { return nil }
         let writer = SectionCaches.writer()
         guard let read = writer.read(cacheName: name) else { return nil }
         func discard(_ reason: String) -> ResultIndex? {
@@ -26,9 +24,7 @@ extension AnyFetchedResultsController {
         case .success(let value): contents = value
         case .failure(let error): return discard("is damaged (\(error))")
         }
-        let (generation, settled) = try coordinator.withSaveLock {
-            (try coordinator.storeGeneration(), context.unmergedSaves.withLock { $0.isEmpty })
-        }
+        guard let (generation, settled) = try source.storeGeneration() else { return nil }
         guard contents.configuration == configuration.fingerprint else { return discard("was written for another request or model") }
         guard contents.storeIdentifier == coding.storeIdentifier else { return discard("was written for another store") }
         guard contents.storeGeneration == generation, settled else { return discard("predates the last save to the store") }
@@ -49,13 +45,9 @@ extension AnyFetchedResultsController {
     /// Writes the cache, off the context's queue, when the controller tracks changes under a cache
     /// name and its results are exactly the store's at its current generation.
     func writeCacheIfTracking() {
-        let context = managedObjectContext
-        guard let cacheName, delegateForm != .none, let engine, staleness == nil, case .coordinator(let coordinator) = context.parentStore,
-              !context.hasChanges else { return }
-        let state = try? coordinator.withSaveLock {
-            (try coordinator.storeGeneration(), context.unmergedSaves.withLock { $0.isEmpty })
-        }
-        guard let (generation, settled) = state, settled else { return }
+        guard let cacheName, delegateForm != .none, let engine, staleness == nil, source.readsStore,
+              !managedObjectContext.hasChanges else { return }
+        guard let (generation, settled) = try? source.storeGeneration(), settled else { return }
         let index = engine.index
         let configuration = engine.configuration.fingerprint
         let store = engine.coding.storeIdentifier

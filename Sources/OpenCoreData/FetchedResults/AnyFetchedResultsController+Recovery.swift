@@ -102,8 +102,8 @@ extension AnyFetchedResultsController {
     /// A new engine on a fresh fetch of the request as it is now, as ``performFetch()`` makes.
     private func freshEngine(coding: RowKeyCoding) throws -> (engine: FetchedResultsEngine, objects: ResultObjects) {
         let configuration = try FetchedResultsConfiguration(request: currentRequest(), sectionNameKeyPath: sectionNameKeyPath,
-                                                            context: managedObjectContext)
+                                                            source: source)
         let engine = makeEngine(configuration, coding: coding, index: try fetchIndex(configuration, coding: coding))
-        return (engine, ResultObjects(context: managedObjectContext, coding: coding, configuration: configuration))
+        return (engine, ResultObjects(source: source, coding: coding, configuration: configuration))
     }
 }
