@@ -23,9 +23,8 @@ extension ManagedObjectContext {
         assertOnQueue()
         processPendingChanges()
         guard hasChanges else { return }
-        let willSave = ContextEvent(kind: .willSave)
-        deliver(willSave)
-        try runWillSaveHooks(during: willSave)
+        deliver(.willSave)
+        try runWillSaveHooks()
         try validateForSave()
         switch parentStore {
         case .coordinator(let coordinator):
@@ -42,10 +41,10 @@ extension ManagedObjectContext {
 
     /// Calls `willSave()` on every object with changes, then on the objects those calls changed
     /// (inserted, updated or deleted, delete rules included), until a round changes nothing.
-    private func runWillSaveHooks(during event: ContextEvent) throws {
+    private func runWillSaveHooks() throws {
         var changedByHooks: [ManagedObject] = []
-        let token = addObserver { change in
-            guard change.kind == .objectsDidChange else { return }
+        let token = addObserver { event in
+            guard case .objectsDidChange(let change) = event else { return }
             changedByHooks += change.inserted
             changedByHooks += change.updated
             changedByHooks += change.deleted
@@ -55,7 +54,7 @@ extension ManagedObjectContext {
         for round in 1... {
             changedByHooks = []
             let previous = deliveringEvent
-            deliveringEvent = event
+            deliveringEvent = .willSave
             for object in objects { object.willSave() }
             deliveringEvent = previous
             processPendingChanges()
@@ -204,12 +203,10 @@ extension ManagedObjectContext {
             let changed = changedSet.orderedByID.filter { !$0.isDeleted }
             let updated = changed.filter(\.hasPropertyChanges)
             let deleted = deletedSet.orderedByID
-            var event = ContextEvent(kind: .didSave)
-            event.savedChanges = saved
-            event.inserted = insertedSet.members
-            event.updated = Set(updated)
-            event.deleted = deletedSet.members
-            for object in updated { event.oldValues[ObjectIdentifier(object)] = object.valuesBeforeChanges }
+            var save = ContextEvent.DidSave(inserted: insertedSet.members, updated: Set(updated), deleted: deletedSet.members,
+                                            saved: saved)
+            for object in updated { save.oldValues[ObjectIdentifier(object)] = object.valuesBeforeChanges }
+            let event = ContextEvent.didSave(save)
             for object in inserted {
                 object.state.isInserted = false
                 object.state.isInsertedBySave = true

@@ -11,35 +11,28 @@ import Foundation
 /// later one. A stale or damaged cache is deleted and the controller fetches (Core Data's "FATAL
 /// ERROR … illegally mutated" cases are not errors here).
 extension AnyFetchedResultsController {
-    /// The store generation, and whether the context has merged every save announced to it, read
-    /// together under the save lock; nil when the controller keeps no cache or its context is not
-    /// a root context.
-    private func storeState() throws -> (generation: Int64, settled: Bool)? {
-        let context = managedObjectContext
-        guard cacheName != nil, case .coordinator(let coordinator) = context.parentStore else { return nil }
-        return try coordinator.withSaveLock {
-            (try coordinator.storeGeneration(), context.unmergedSaves.withLock { $0.isEmpty })
-        }
-    }
-
     /// The generation a fetch about to run will include at least, when the cache may follow it.
     /// A context with saves announced but not merged fetches what it has seen, not the store.
     func generationBeforeFetching() -> Int64? {
-        guard let state = try? storeState(), state.settled else { return nil }
+        guard cacheName != nil, let state = try? source.storeGeneration(), state.isSettled else { return nil }
         return state.generation
     }
 
     /// A commit the context made or merged moves the generation the rows match.
     func followCommit(of event: ContextEvent) {
-        guard event.kind == .didSave || event.kind == .didMerge, let commit = event.savedChanges?.storeGenerations else { return }
+        let commit: CommitGenerations?
+        switch event {
+        case .didSave(let save): commit = save.saved.storeGenerations
+        case .didMerge(let merge): commit = merge.storeGenerations
+        case .objectsDidChange, .willSave, .objectIDsDidChange: commit = nil
+        }
+        guard let commit else { return }
         generationTrail.follow(commitFrom: commit.before, to: commit.after)
     }
 
     /// The index a valid cache holds, or nil (after deleting an invalid cache).
     func restoreFromCache(named name: String, configuration: FetchedResultsConfiguration, coding: RowKeyCoding) throws -> ResultIndex? {
-        let context = managedObjectContext
-        guard case .coordinator = context.parentStore,
-              !configuration.includesPendingChanges || !context.hasChanges else { return nil }
+        guard source.readsStore, !configuration.includesPendingChanges || !managedObjectContext.hasChanges else { return nil }
         let writer = SectionCaches.writer()
         guard let read = writer.read(cacheName: name) else { return nil }
         func discard(_ reason: String) -> ResultIndex? {
@@ -52,7 +45,7 @@ extension AnyFetchedResultsController {
         case .success(let value): contents = value
         case .failure(let error): return discard("is damaged (\(error))")
         }
-        guard let (generation, settled) = try storeState() else { return nil }
+        guard let (generation, settled) = try source.storeGeneration() else { return nil }
         guard contents.configuration == configuration.fingerprint else { return discard("was written for another request or model") }
         guard contents.storeIdentifier == coding.storeIdentifier else { return discard("was written for another store") }
         guard contents.storeGeneration == generation, settled else { return discard("predates the last commit to the store") }
@@ -74,9 +67,8 @@ extension AnyFetchedResultsController {
     /// Writes the cache, off the context's queue, when the controller tracks changes under a cache
     /// name and its results are exactly the store's at its current generation.
     func writeCacheIfTracking() {
-        let context = managedObjectContext
-        guard let cacheName, delegateForm != .none, let engine, staleness == nil, !context.hasChanges,
-              let (generation, settled) = try? storeState(), settled, generationTrail.generation == generation else { return }
+        guard let cacheName, delegateForm != .none, let engine, staleness == nil, !managedObjectContext.hasChanges,
+              let (generation, settled) = try? source.storeGeneration(), settled, generationTrail.generation == generation else { return }
         let index = engine.index
         let configuration = engine.configuration.fingerprint
         let store = engine.coding.storeIdentifier
