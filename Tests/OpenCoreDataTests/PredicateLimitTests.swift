@@ -173,6 +173,9 @@ func onSmallStack<T: Sendable>(kilobytes: Int, _ body: @escaping @Sendable () ->
                 let copy = FetchPredicate(node: predicate.node)
                 if copy != predicate || copy.hashValue != predicate.hashValue { problems.append("copies differ") }
                 if predicate.predicateFormat.isEmpty { problems.append("no format") }
+                if (try? FetchPredicate(format: predicate.predicateFormat)) != predicate {
+                    problems.append("the printed form does not parse back: \(predicate.predicateFormat.prefix(60))")
+                }
                 if (try? predicate.withSubstitutionVariables(["X": 1])) != predicate { problems.append("substitution changed it") }
                 if (try? predicate.validate(for: entity)) == nil { problems.append("does not validate") }
                 let outcome = FuzzCase(entity: "PDThing", template: predicate.node, sorts: [FetchSortDescriptor(key: "index")]).run(in: unsafeWorld)
@@ -183,8 +186,32 @@ func onSmallStack<T: Sendable>(kilobytes: Int, _ body: @escaping @Sendable () ->
         #expect(problems.isEmpty, "\(problems)")
     }
 
-    /// The parser stops at 64 parentheses and NOTs, but an AND inside an OR inside each
-    /// parenthesis nests two levels per parenthesis: past the limit it refuses the format.
+    /// Parentheses, NOTs and subqueries as deep as the parser goes parse on a small stack (the
+    /// parser moves deep formats to a thread of its own); one level more is refused.
+    @Test func formatsAsDeepAsTheParserGoesParseOnASmallStack() async throws {
+        let depth = PredicateParser.maximumDepth
+        let outcomes: [String] = await onSmallStack(kilobytes: 512) {
+            func parses(_ format: String) -> String {
+                do { _ = try FetchPredicate(format: format); return "parsed" } catch { return "\(error)" }
+            }
+            let parentheses = { (count: Int) in String(repeating: "(", count: count) + "i16 == 1" + String(repeating: ")", count: count) }
+            // Each SUBQUERY costs the parser four levels and the tree one.
+            let subqueries = { (count: Int) in
+                String(repeating: "SUBQUERY(things, $x, ", count: count) + "$x.i16 == 1" + String(repeating: ").@count > 0", count: count)
+            }
+            let operands = String(repeating: "(", count: depth - 2) + "i16" + String(repeating: ")", count: depth - 2) + " == 1"
+            return [parses(parentheses(depth - 2)), parses(operands), parses(subqueries(Self.limit - 1)),
+                    parses(parentheses(depth + 1)), parses(String(repeating: "NOT ", count: depth + 1) + "i16 == 1")]
+        }
+        #expect(outcomes[0] == "parsed")
+        #expect(outcomes[1] == "parsed")
+        #expect(outcomes[2] == "parsed", "subqueries as deep as the tree allows: \(outcomes[2])")
+        #expect(outcomes[3].contains("nesting deeper than \(depth) levels"), "\(outcomes[3])")
+        #expect(outcomes[4].contains("nesting deeper than"), "\(outcomes[4])")
+    }
+
+    /// An AND inside an OR inside each parenthesis nests the tree two levels per parenthesis:
+    /// past the tree's limit the parser refuses the format.
     @Test func formatsNestedPastTheLimitAreRefused() throws {
         func alternating(_ parentheses: Int) -> String {
             String(repeating: "i16 == 1 OR i16 == 2 AND (", count: parentheses) + "i16 == 3" + String(repeating: ")", count: parentheses)

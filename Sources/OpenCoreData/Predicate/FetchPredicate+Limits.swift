@@ -8,7 +8,9 @@ extension FetchPredicate {
     /// even in a debug build.
     ///
     /// - A format string nested deeper is refused by ``init(format:_:)`` (which also stops at
-    ///   64 levels of parentheses and `NOT`s) with ``PredicateParseError/unsupportedSyntax``.
+    ///   408 levels of parentheses, `NOT`s and subqueries) with
+    ///   ``PredicateParseError/unsupportedSyntax``. The printed form of every predicate within the
+    ///   limit parses back.
     /// - A `#Predicate` nested deeper throws ``FetchRequestError/predicateTooDeep``.
     /// - A builder (``and(_:)``, ``or(_:)``, ``not(_:)``, `&&`, `||`, `!`) asked to nest deeper
     ///   does not build the tree: it returns a predicate that selects nothing, prints as

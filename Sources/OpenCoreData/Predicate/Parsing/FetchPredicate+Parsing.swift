@@ -41,8 +41,7 @@ extension FetchPredicate {
     ///
     /// See ``init(format:_:)`` for the grammar. A nil array is the same as an empty one.
     public init(format: String, argumentArray arguments: [Any?]?) throws {
-        var parser = try PredicateParser(format: format, arguments: arguments ?? [])
-        let node = try parser.parse()
+        let node = try PredicateParser.parse(format: format, arguments: arguments ?? [])
         // The parser's own limit counts parentheses and NOTs; an AND inside an OR inside
         // parentheses nests two levels deeper per parenthesis.
         let depth = node.nestingDepth
