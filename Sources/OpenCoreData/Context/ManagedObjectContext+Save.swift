@@ -17,6 +17,8 @@ extension ManagedObjectContext {
     /// - Throws: ``ValidationError`` listing every object and key that breaks the model's rules
     ///   (or whose `willSave()` keeps changing it); ``ObjectGraphError/mergeConflict`` when rows
     ///   changed in the store since they were read and the ``mergePolicy`` is
+    ///   ``MergePolicy/error``; ``ObjectGraphError/constraintConflict`` when objects break a
+    ///   uniqueness constraint (see ``EntityDescription/uniquenessConstraints``) and the policy is
     ///   ``MergePolicy/error``; ``PersistentStoreError`` when the store cannot write. In every
     ///   case nothing was written and the context keeps its changes.
     public func save() throws {
@@ -89,6 +91,12 @@ extension ManagedObjectContext {
             var attempt = 0
             while true {
                 attempt += 1
+                // Objects of this save claiming the same constrained values are found here, in
+                // memory; the store finds those that stored rows already hold.
+                if let conflicts = constraintConflictsInMemory(), !conflicts.isEmpty {
+                    try resolveConstraintConflicts(conflicts, attempt: attempt)
+                    continue
+                }
                 let request = makeSaveRequest()
                 if request.isEmpty { return nil }
                 switch try coordinator.save(request) {
@@ -103,6 +111,8 @@ extension ManagedObjectContext {
                     return (saved, permanentIDs, inserted)
                 case .conflicts(let conflicts):
                     try resolveConflicts(conflicts, attempt: attempt)
+                case .constraintConflicts(let conflicts):
+                    try resolveConstraintConflicts(constraintConflictGroups(conflicts), attempt: attempt)
                 }
             }
         }

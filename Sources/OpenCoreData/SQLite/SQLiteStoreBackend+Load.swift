@@ -57,6 +57,7 @@ extension SQLiteStoreBackend {
             try writeModelVersion(db, opening)
         }
         try syncIndexes(db, schema: schema)
+        try syncUniqueIndexes(db, schema: schema, codes: codes)
         return (metadata.identifier, codes)
     }
 
@@ -94,6 +95,7 @@ extension SQLiteStoreBackend {
             for statement in schema.createStatements(for: joinTable) { try db.execute(sql: statement) }
         }
         try syncIndexes(db, schema: schema)
+        try syncUniqueIndexes(db, schema: schema, codes: codes)
         let identifier = UUID().uuidString
         try db.execute(sql: "INSERT INTO \(quoted(SQLiteSchema.metadataTable)) VALUES (?, ?)", arguments: [MetadataKey.format, "1"])
         try writeMetadata(db, identifier: identifier, current: current, version: opening, codes: codes)
@@ -190,6 +192,9 @@ extension SQLiteStoreBackend {
             let column = quoted(schema.columnName(of: attribute))
             let entityCodes = entity.selfAndDescendants.compactMap { codes[$0.entityName] }.map(String.init).joined(separator: ", ")
             try db.execute(sql: "UPDATE \(quoted(table.name)) SET \(column) = \(literal) WHERE \(column) IS NULL AND \"_entity\" IN (\(entityCodes))")
+        case .addUniquenessConstraint, .removeUniquenessConstraint:
+            // syncUniqueIndexes, which runs after every migration, makes and drops the indexes.
+            break
         }
     }
 

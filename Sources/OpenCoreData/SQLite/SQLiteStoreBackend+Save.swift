@@ -33,7 +33,7 @@ extension SQLiteStoreBackend {
             try writer.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     outcome = try write(request, db, loaded: loaded)
-                    if case .conflicts = outcome { return .rollback }
+                    guard case .committed = outcome else { return .rollback }
                     return .commit
                 }
             }
@@ -64,16 +64,19 @@ extension SQLiteStoreBackend {
         let preImages = Dictionary(try snapshots(for: overwritten, db, loaded: loaded).map { ($0.objectID, $0) },
                                    uniquingKeysWith: { first, _ in first })
 
+        if let outcome = try checkConstraints(of: request, preImages: preImages, db, loaded: loaded) { return outcome }
+
+        // Deletions first: a row of this save may take the constrained values of a deleted one.
         var conflicted: [ManagedObjectID] = []
-        var updateStatements: [UpdateShape: Statement] = [:]
-        for update in save.updated where try !self.update(update, db, loaded: loaded, statements: &updateStatements) {
-            conflicted.append(update.snapshot.objectID)
-        }
         for deletion in save.deleted {
             guard let table = schema.table(for: deletion.objectID.entity) else { continue }
             try db.cachedStatement(sql: "DELETE FROM \(quoted(table.name)) WHERE \"_pk\" = ? AND \"_version\" = ?")
                 .execute(arguments: [deletion.objectID.key, deletion.expectedVersion])
             if db.changesCount == 0 { conflicted.append(deletion.objectID) }
+        }
+        var updateStatements: [UpdateShape: Statement] = [:]
+        for update in save.updated where try !self.update(update, db, loaded: loaded, statements: &updateStatements) {
+            conflicted.append(update.snapshot.objectID)
         }
         if !conflicted.isEmpty {
             let current = Dictionary(try snapshots(for: conflicted, db, loaded: loaded).map { ($0.objectID, $0) },

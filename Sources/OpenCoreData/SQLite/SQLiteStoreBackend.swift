@@ -160,6 +160,8 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
             return PersistentStoreError(PersistentStoreError.readOnly, "the store cannot be written\(detail)", url: url, sqliteCode: code)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return PersistentStoreError(PersistentStoreError.sqliteError, "the store stayed locked by another connection or process while \(action)", url: url, sqliteCode: code)
+        case .SQLITE_CONSTRAINT where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE:
+            return PersistentStoreError(PersistentStoreError.constraintViolation, "a row would break a uniqueness constraint while \(action)\(detail); nothing of it was written", url: url, sqliteCode: code)
         case .SQLITE_FULL:
             return PersistentStoreError(PersistentStoreError.sqliteError, "the disk is full", url: url, sqliteCode: code)
         default:

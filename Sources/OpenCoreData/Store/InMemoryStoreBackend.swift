@@ -167,6 +167,10 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
                 conflicts.append(StoreConflict(objectID: deletion.objectID, current: current(deletion.objectID)))
             }
             guard conflicts.isEmpty else { return .conflicts(conflicts) }
+            if let claims = request.constraintClaims() {
+                let found = Self.constraintConflicts(claims) { tables.rows[ObjectIdentifier($0)] ?? [:] }
+                if !found.isEmpty { return .constraintConflicts(found) }
+            }
             var preImages: [ManagedObjectID: RowSnapshot] = [:]
             for id in request.updated.map(\.snapshot.objectID) + request.deleted.map(\.objectID) {
                 preImages[id] = current(id)

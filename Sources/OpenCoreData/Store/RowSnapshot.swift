@@ -74,6 +74,10 @@ package enum SaveOutcome: Sendable {
     case committed(permanentIDs: IDMapping, preImages: [ManagedObjectID: RowSnapshot], generations: CommitGenerations)
     /// Nothing was written: these rows changed since they were read.
     case conflicts([StoreConflict])
+    /// Nothing was written: rows of the save claim constrained values that other stored rows
+    /// hold. Reported only when no row changed since it was read (those conflicts come first,
+    /// as in Core Data).
+    case constraintConflicts([StoreConstraintConflict])
 }
 
 extension RowSnapshot {

@@ -7,6 +7,9 @@ struct AffectedRow {
     var previousRowKey: Int64?
     /// The object as it is now; nil when it is gone.
     var object: ManagedObject?
+    /// The object of a row this context deleted: what the delegate is handed for the deletion
+    /// (a new object is no longer registered, and a lookup by its ID would make a stranger).
+    var deletedObject: ManagedObject?
     var keysChanged: Bool
     var reportsUpdate = true
     /// The sort key the row was placed with, when the event tells it.
@@ -43,7 +46,8 @@ struct AffectedRowCollector {
         var rows: [Int64: AffectedRow] = [:]
         for object in event.deleted.union(event.invalidated) {
             guard let rowKey = coding.rowKey(for: object.objectID) else { continue }
-            rows[rowKey] = AffectedRow(rowKey: rowKey, object: nil, keysChanged: true, oldKey: oldKey(of: object, in: event))
+            rows[rowKey] = AffectedRow(rowKey: rowKey, object: nil, deletedObject: object, keysChanged: true,
+                                       oldKey: oldKey(of: object, in: event))
         }
         for object in event.inserted.union(event.updated).union(event.refreshed) where rows[coding.rowKey(for: object.objectID) ?? -1] == nil {
             guard let rowKey = coding.rowKey(for: object.objectID) else { continue }

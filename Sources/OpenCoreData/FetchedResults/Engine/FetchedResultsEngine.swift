@@ -88,7 +88,7 @@ final class FetchedResultsEngine {
         guard !classified.isEmpty else { return nil }
         var objects: [Int64: ManagedObject] = [:]
         for row in rows {
-            if let object = row.object { objects[row.rowKey] = object }
+            if let object = row.object ?? row.deletedObject { objects[row.rowKey] = object }
         }
         return PreparedBatch(classified: classified,
                              newKeys: Dictionary(placed.map { ($0.row.rowKey, $0.key) }, uniquingKeysWith: { first, _ in first }),
