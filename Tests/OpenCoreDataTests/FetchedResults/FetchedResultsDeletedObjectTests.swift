@@ -22,7 +22,7 @@ import Testing
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait {
-            Spec.insert(CardSeed("saved", rank: 1), into: context)
+            _ = Spec.insert(CardSeed("saved", rank: 1), into: context)
             try context.save()
             let controller = try Spec.controller(context)
             let recorder = DeletionRecorder()
