@@ -76,8 +76,10 @@ final class PredicateChecks: @unchecked Sendable {
     /// On managed objects: the reparsed predicate agrees, and NOT negates, wherever the
     /// predicate fits the entity (a MATCHES may stop at its step limit, which is false both ways).
     private func checkObjects(_ predicate: FetchPredicate, _ reparsed: FetchPredicate, _ printed: String) {
-        let fits = (try? predicate.validate(for: teamEntity)) != nil
         let negated = !predicate
+        // A predicate at the nesting limit cannot be negated: `!` then returns the refused
+        // predicate, which selects nothing (checkNesting covers it).
+        let fits = (try? predicate.validate(for: teamEntity)) != nil && (try? negated.validate(for: teamEntity)) != nil
         context.performAndWait {
             for team in teams {
                 let value = predicate.evaluate(with: team)
