@@ -93,7 +93,7 @@ extension ManagedObjectContext {
                 let request = makeSaveRequest()
                 if request.isEmpty { return nil }
                 switch try coordinator.save(request) {
-                case .committed(let permanentIDs, let preImages):
+                case .committed(let permanentIDs, let preImages, _):
                     bumpVersionsOfSavedObjects()
                     let inserted = insertedSet.orderedByID
                     var saved = collectSavedChanges(inserted: inserted, writtenRows: request.inserted, permanentIDs: permanentIDs)
@@ -122,6 +122,7 @@ extension ManagedObjectContext {
 
     func makeSaveRequest() -> SaveRequest {
         var request = SaveRequest()
+        request.transactionInfo = HistoryTransactionInfo(author: transactionAuthor, contextName: name)
         let inserted = insertedSet.orderedByID
         let updated = changedSet.orderedByID.filter { !$0.isDeleted && !$0.changedPersistentSlots.isEmpty }
         request.inserted = inserted.map { $0.currentSnapshot() }

@@ -13,12 +13,19 @@ extension SQLiteStoreBackend {
         }
     }
 
-    /// Called inside a save's transaction, after its writes.
-    func advanceGeneration(_ db: Database) throws {
+    /// Called inside a save's transaction, after its writes; returns the new generation, which
+    /// numbers the save's transaction in the persistent history.
+    @discardableResult
+    func advanceGeneration(_ db: Database) throws -> Int64 {
         // The value column is TEXT, as every metadata value; the arithmetic reads it as a number.
-        try db.cachedStatement(sql: """
+        let statement = try db.cachedStatement(sql: """
             INSERT INTO \(quoted(SQLiteSchema.metadataTable)) ("key", "value") VALUES (?, '1')
             ON CONFLICT ("key") DO UPDATE SET "value" = CAST("value" AS INTEGER) + 1
-            """).execute(arguments: [Self.generationKey])
+            RETURNING CAST("value" AS INTEGER)
+            """)
+        guard let generation = try Int64.fetchOne(statement, arguments: [Self.generationKey]) else {
+            throw PersistentStoreError(PersistentStoreError.corruptStore, "the store generation could not be advanced", url: url)
+        }
+        return generation
     }
 }

@@ -53,6 +53,8 @@ extension SQLiteStoreBackend {
             log.debug("migrated store \(url.lastPathComponent): \(migration.steps.count) change(s)")
         }
         try syncIndexes(db, schema: schema)
+        // Stores made before persistent history gain its tables on their first load.
+        try SQLiteHistorySchema.prepare(db)
         return (metadata.identifier, codes)
     }
 
@@ -101,6 +103,7 @@ extension SQLiteStoreBackend {
             for statement in schema.createStatements(for: joinTable) { try db.execute(sql: statement) }
         }
         try syncIndexes(db, schema: schema)
+        try SQLiteHistorySchema.create(db)
         let identifier = UUID().uuidString
         try db.execute(sql: "INSERT INTO \(quoted(SQLiteSchema.metadataTable)) VALUES (?, ?)", arguments: [MetadataKey.format, "1"])
         try writeMetadata(db, identifier: identifier, current: current, codes: codes)

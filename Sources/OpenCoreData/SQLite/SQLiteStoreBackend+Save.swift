@@ -28,7 +28,7 @@ extension SQLiteStoreBackend {
 
     func save(_ request: SaveRequest) throws -> SaveOutcome {
         let loaded = try loaded
-        var outcome = SaveOutcome.committed(permanentIDs: IDMapping(), preImages: [:])
+        var outcome = SaveOutcome.committed(permanentIDs: IDMapping(), preImages: [:], historyToken: nil)
         do {
             try writer.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
@@ -95,8 +95,9 @@ extension SQLiteStoreBackend {
             try writeLink(change, db, loaded: loaded)
         }
         try deleteLinks(of: save.deleted.map(\.objectID), db, schema: schema)
-        try advanceGeneration(db)
-        return .committed(permanentIDs: mapping, preImages: preImages)
+        let generation = try advanceGeneration(db)
+        let token = try recordHistory(number: generation, of: request, keys: keys, save: save, preImages: preImages, db, loaded: loaded)
+        return .committed(permanentIDs: mapping, preImages: preImages, historyToken: token)
     }
 
     /// The entity and the slots an update writes: what its SQL text depends on.
