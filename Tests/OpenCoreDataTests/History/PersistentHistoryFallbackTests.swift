@@ -1,0 +1,85 @@
+import FetchedResultsChecking
+import Foundation
+@testable import OpenCoreData
+import Testing
+
+/// The fallback when history cannot say what changed: a context refreshes its objects and its
+/// controllers fetch once, each delivering one batch from what it showed to what the store holds,
+/// then follow changes again.
+@Suite struct PersistentHistoryFallbackTests {
+    @Test(arguments: [false, true])
+    func anExpiredTokenFallsBackToOneRefetchThenDeltas(sectioned: Bool) throws {
+        let stack = try HistoryStack(.sqlite)
+        for (index, name) in ["Argentina", "Brazil", "Chile", "Denmark", "Egypt"].enumerated() {
+            try stack.insertTeam(name, zone: index < 3 ? "CONMEBOL" : "OTHER")
+        }
+        let viewer = stack.newContext()
+        let request = Team.fetchRequest()
+        request.sortDescriptors = [FetchSortDescriptor(key: "qualifyingZone"), FetchSortDescriptor(key: "teamName")]
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: viewer,
+                                                  sectionNameKeyPath: sectioned ? "qualifyingZone" : nil, cacheName: nil)
+        let classic = ClassicRecorder()
+        let differences = DifferenceRecorder()
+        try viewer.performAndWait {
+            if sectioned { controller.delegate = classic } else { controller.delegate = differences }
+            try controller.performFetch()
+        }
+        let shown = viewer.performAndWait { controller.contents }
+        let token = try stack.currentToken()
+
+        // Another program changes the store, and its history is gone before the viewer reads it.
+        let other = try stack.reopened()
+        try other.save { context in
+            let teams = try context.all(Team.self, sortedBy: "teamName")
+            context.delete(teams[1])
+            teams[0].teamName = "Zambia"
+            teams[3].qualifyingZone = "CONMEBOL"
+            for name in ["Bolivia", "Finland"] {
+                let team = Team(context: context)
+                team.teamName = name
+                team.qualifyingZone = name == "Bolivia" ? "CONMEBOL" : "OTHER"
+            }
+        }
+        _ = try other.run(.deleteHistory(before: try other.currentToken()))
+        let error = historyError { _ = try stack.transactions(after: token) }
+        #expect(error?.code == PersistentHistoryError.expiredToken)
+
+        try viewer.performAndWait {
+            viewer.refreshAllObjects()
+            controller.refetchReportingDifference()
+        }
+        let fresh = try viewer.performAndWait { () throws -> [(name: String, ids: [ManagedObjectID])] in
+            let teams = try viewer.fetch(request)
+            return Dictionary(grouping: teams, by: \.qualifyingZone).sorted { $0.key < $1.key }
+                .map { ($0.key, $0.value.map(\.objectID)) }
+        }
+        let contents = viewer.performAndWait { controller.contents }
+        if sectioned {
+            #expect(contents.map(\.name) == fresh.map(\.name))
+            #expect(contents.map(\.ids) == fresh.map(\.ids))
+            #expect(classic.batches.count == 1)
+            let before = SimulatedList(shown.map { (name: $0.name, items: $0.ids) })
+            let expected = SimulatedList(fresh.map { (name: $0.name, items: $0.ids) })
+            let batch = try #require(classic.batches.first)
+            for mapping in FetchedResultsBatchMapping.allCases {
+                try before.verifyApplying(batch, mapping: mapping, moveRules: mapping == .uikitMoves ? .lenient : .strict,
+                                          expected: expected) { $0 }
+            }
+        } else {
+            let ids = fresh.flatMap(\.ids)
+            #expect(contents.flatMap(\.ids) == ids)
+            #expect(differences.differences.count == 1)
+            let difference = try #require(differences.differences.first)
+            #expect(shown.flatMap(\.ids).applying(difference) == ids)
+        }
+
+        // Then deltas again: the viewer's own change is one more batch.
+        try viewer.performAndWait {
+            let team = Team(context: viewer)
+            team.teamName = "Ghana"
+            team.qualifyingZone = "OTHER"
+            try viewer.save()
+        }
+        #expect((sectioned ? classic.batches.count : differences.differences.count) == 2)
+    }
+}
