@@ -54,6 +54,14 @@ let package = Package(
             path: "Tests/CrashTestWriter",
             swiftSettings: strictSwift
         ),
+        // test-support: writers that insert constrained keys into one store at once, from
+        // several processes.
+        .executableTarget(
+            name: "ConstraintTestWriter",
+            dependencies: ["OpenCoreData"],
+            path: "Tests/ConstraintTestWriter",
+            swiftSettings: strictSwift
+        ),
         // test: a module that declares its own `protocol Managed`, as apps following a widely
         // taught Core Data pattern do; it compiles only if they can still declare properties.
         .testTarget(
@@ -68,6 +76,7 @@ let package = Package(
                 "OpenCoreData",
                 "FetchedResultsChecking",
                 "CrashTestWriter",
+                "ConstraintTestWriter",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -27,6 +27,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "worldcup", targets: ["WorldCupServer"]),
+        .executable(name: "worldcup-load", targets: ["WorldCupLoad"]),
         .executable(name: "done", targets: ["DoneCLI"]),
         .executable(name: "carvalet", targets: ["CarValetCLI"]),
         .executable(name: "failedbanks", targets: ["FailedBanksCLI"]),
@@ -42,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The World Cup server's connection guards sit in SwiftNIO's channel pipeline.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         // example: the World Cup scoreboard as a live web page: the model, the seed, the controller
@@ -54,8 +57,12 @@ let package = Package(
                 "ExampleSupport",
                 argumentParser,
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             path: "WorldCup/App",
             resources: [.copy("Assets")],
@@ -71,6 +78,21 @@ let package = Package(
                 argumentParser,
             ],
             path: "WorldCup/Server",
+            swiftSettings: strictSwift
+        ),
+        // example: the World Cup's load tool, `swift run --package-path Examples -c release
+        // worldcup-load`: 500 pages and clicks at full speed against a running server, reported as
+        // clicks/s and click-to-page latency.
+        .executableTarget(
+            name: "WorldCupLoad",
+            dependencies: [
+                "WorldCupApp",
+                argumentParser,
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "WorldCup/Load",
             swiftSettings: strictSwift
         ),
         // example: what the four sample tools share: opening the store (`--store PATH`, an SQL
@@ -180,6 +202,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/WorldCupTests",
             exclude: ["Browser"],

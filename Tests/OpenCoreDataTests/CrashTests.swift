@@ -44,7 +44,8 @@ final class CrashEntry: ManagedObject {
             // opening or being created; the others at a random moment after the writer is ready.
             let early = round % 6 == 0
             let delay = early ? Int.random(in: 0...40, using: &random) : Int.random(in: 5...250, using: &random)
-            let run = try WriterRun(executable: writer, arguments: [store.path, String(Self.batchSize)])
+            let run = try WriterRun(executable: writer, arguments: [store.path, String(Self.batchSize)],
+                                    reportFile: directory.file("reports-\(round).txt"))
             if !early {
                 try await run.waitUntilReady(timeout: .seconds(15))
             }
@@ -230,11 +231,20 @@ final class WriterRun: Sendable {
     private let process: Process
     private let stdout: OutputCollector
     private let stderr: OutputCollector
+    private let reportFile: URL?
 
-    init(executable: URL, arguments: [String]) throws {
+    /// - Parameter reportFile: Where the writer also appends its reports. Its committed batches
+    ///   are read from there after the kill: a pipe's last lines depend on a reader thread and
+    ///   on the end of file, which a busy machine can delay past any timeout.
+    init(executable: URL, arguments: [String], reportFile: URL? = nil) throws {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        self.reportFile = reportFile
+        if let reportFile {
+            process.environment = ProcessInfo.processInfo.environment.merging(
+                ["OCD_CRASH_REPORT_FILE": reportFile.path], uniquingKeysWith: { $1 })
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -277,6 +287,11 @@ final class WriterRun: Sendable {
         await stdout.waitForEnd(timeout: .seconds(5))
         await stderr.waitForEnd(timeout: .seconds(5))
         var output = parse(stdout.text)
+        if let reportFile, let reports = try? String(contentsOf: reportFile, encoding: .utf8) {
+            let fromFile = parse(reports)
+            output.ready = output.ready ?? fromFile.ready
+            output.committed = Array(Set(output.committed).union(fromFile.committed)).sorted()
+        }
         output.errors = stderr.text
         return output
     }

@@ -131,10 +131,11 @@ func libraryModel(_ changes: Set<LibraryChange> = []) -> ManagedObjectModel {
     return ManagedObjectModel(entities: entities)
 }
 
-/// Opens (or creates) the library store in `directory`, as a freshly launched app would.
-func openLibrary(in directory: TemporaryDirectory, model: ManagedObjectModel,
+/// Opens (or creates) the library store in `directory`, as a freshly launched app would; another
+/// program opens it under another container `name`.
+func openLibrary(in directory: TemporaryDirectory, model: ManagedObjectModel, name: String = "Library",
                  configure: (PersistentStoreDescription) -> Void = { _ in }) throws -> PersistentContainer {
-    let container = PersistentContainer(name: "Library", managedObjectModel: model)
+    let container = PersistentContainer(name: name, managedObjectModel: model)
     let description = PersistentStoreDescription(url: directory.file("Library.sqlite"))
     configure(description)
     container.persistentStoreDescriptions = [description]

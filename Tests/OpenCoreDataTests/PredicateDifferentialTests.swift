@@ -30,7 +30,11 @@ import Testing
 // through a to-one before or after the to-many, and to-many of to-many), `value IN collection`,
 // @count/@sum/@avg/@min/@max (no decimal @sum/@avg, which memory evaluates by design),
 // SUBQUERY(...).@count with nested subqueries and references to enclosing variables, SELF and
-// to-one against objects, nil and IN lists, key path against key path, TRUE/FALSEPREDICATE.
+// to-one against objects, nil and IN lists, key path against key path, TRUE/FALSEPREDICATE; and
+// edge shapes (`edgeComparison`): NaN arguments against attributes, elements, aggregates and
+// counts, two constants (also lists under ANY/ALL/NONE) with [c]/[d], ANY/ALL/NONE on a single
+// value and NUL characters in constants (both refused by every side), and rarely whole
+// predicates about a thousand comparisons wide or a dozen levels deep (`largePredicate`).
 // Fetches are of PDThing mostly, also PDItem, PDTag and PDOwner; with random sort descriptors
 // (binary, case-insensitive, localized standard; through to-ones) and sometimes limit/offset.
 //
@@ -129,6 +133,7 @@ struct FuzzExclusions: Sendable {
     /// Strings holding U+0000: GRDB binds text as C strings, so SQLite would keep "a\u{0}b" as
     /// "a". By design every store refuses such strings (assignments fail the save, predicate
     /// constants throw), so they are left out of generated data; BadInputTests checks the refusal.
+    /// (`edgeComparison` still puts them in constants, which every side must refuse.)
     static let nulCharacter = "nulCharacter"
     /// Infinite doubles: `@sum`/`@avg` of +inf and -inf is NaN in memory, but SQLite has no NaN
     /// (NULL, which `IFNULL(SUM(x), 0)` turns into 0); and a computed double meeting a decimal
@@ -556,7 +561,9 @@ struct PredicateGenerator {
     }
 
     mutating func predicate(for entity: FuzzEntity) -> FetchPredicate.Node {
-        predicate(FuzzScope(root: .object, entity: entity, depth: 0), depth: rng.int(0...3))
+        let scope = FuzzScope(root: .object, entity: entity, depth: 0)
+        if let large = largePredicate(scope) { return large }
+        return predicate(scope, depth: rng.int(0...3))
     }
 
     mutating func sortDescriptors(for entity: FuzzEntity) -> [FetchSortDescriptor] {
@@ -589,6 +596,7 @@ struct PredicateGenerator {
     }
 
     private mutating func leaf(_ scope: FuzzScope) -> FetchPredicate.Node {
+        if rng.chance(0.04) { return edgeComparison(scope) }
         let entity = scope.entity
         var choices: [(Int, Int)] = [(30, 0), (4, 1), (8, 8), (2, 9)]
         if !entity.toManys.isEmpty || entity.toOnes.contains(where: { !FuzzSchema.entity($0.target).toManys.isEmpty }) {
@@ -977,6 +985,126 @@ struct PredicateGenerator {
     }
 }
 
+// MARK: - Edge shapes
+
+/// Shapes the ordinary trees rarely reach, where SQL and memory once disagreed (kept apart from
+/// the leaves above): NaN arguments, ANY/ALL/NONE on a single value, comparisons of two
+/// constants with `[c]`/`[d]`, NUL characters in constants, and, rarely, predicates about a
+/// thousand comparisons wide or a dozen levels deep.
+extension PredicateGenerator {
+    fileprivate mutating func edgeComparison(_ scope: FuzzScope) -> FetchPredicate.Node {
+        switch rng.weighted([(8, 0), (6, 1), (1, 2), (1, 3)]) {
+        case 0: return nanComparison(scope)
+        case 1: return constantComparison()
+        case 2: return modifierOnSingleValue(scope)
+        default: return nulConstantComparison(scope)
+        }
+    }
+
+    /// A NaN against an attribute, a collection's elements, an aggregate or a count, in an
+    /// ordering, a BETWEEN or an IN list: only `!=` is true of it.
+    private mutating func nanComparison(_ scope: FuzzScope) -> FetchPredicate.Node {
+        var nan: PropertyValue = rng.pick([.double(.nan), .double(-.nan), .decimal(.nan)])
+        var lhs: FetchExpression.Node
+        var modifier = FetchPredicate.Modifier.direct
+        switch rng.int(0...3) {
+        case 0:
+            guard let path = scalarPath(scope, filter: { $0.kind.isNumeric || $0.kind == .date }) else { return .constant(true) }
+            if path.kind == .date { nan = .date(Date(timeIntervalSinceReferenceDate: .nan)) }
+            lhs = path.node
+        case 1:
+            guard let (steps, entity) = collectionSteps(scope),
+                  let attribute = entity.attributes.filter(\.kind.isNumeric).randomElement(using: &rng) else { return .constant(true) }
+            lhs = .keyPath(root: scope.root, components: steps + [attribute.name])
+            modifier = rng.pick([.direct, .any, .all, .none])
+        case 2:
+            guard let (steps, entity) = collectionSteps(scope) else { return .constant(true) }
+            let numeric = entity.attributes.filter { $0.kind.isNumeric && $0.kind != .decimal }
+            lhs = .keyPath(root: scope.root, components: steps + (numeric.isEmpty || rng.chance(0.3) ? ["@count"]
+                : [rng.pick(["@sum", "@avg", "@min", "@max"]), rng.pick(numeric).name]))
+        default:
+            guard let (steps, _) = collectionSteps(scope), steps.count == 1 else { return .constant(true) }
+            variableCount += 1
+            lhs = .subqueryCount(collection: .keyPath(root: scope.root, components: steps), variable: "n\(variableCount)",
+                                 predicate: .constant(rng.chance(0.7)))
+        }
+        let other = FetchExpression.Node.constant(.integer(rng.pick([-1, 0, 1, 3])))
+        switch rng.weighted([(8, 0), (2, 1), (2, 2)]) {
+        case 0: return comparison(lhs, rng.pick(Self.orderingOperators), .constant(nan), modifier: modifier)
+        case 1: return comparison(lhs, .between, .list([.constant(nan), other].shuffled(using: &rng)), modifier: modifier)
+        default: return comparison(lhs, .in, .list([.constant(nan), other, .constant(.null)].shuffled(using: &rng)), modifier: modifier)
+        }
+    }
+
+    /// Two constants, or a list of constants under ANY/ALL/NONE, with any operator and options
+    /// their kind allows (`nil ==[c] 5`, `"a" BEGINSWITH[cd] "A"`, `ALL {1, 2} > 0`).
+    private mutating func constantComparison() -> FetchPredicate.Node {
+        let kind = rng.pick([FuzzKind.int64, .double, .decimal, .string, .string, .bool, .date, .data, .uuid])
+        let (op, rhs) = operatorAndValue(for: kind)
+        if rng.chance(0.25) {
+            let list = (0..<rng.int(0...3)).map { _ in FetchExpression.Node.constant(constant(for: kind)) }
+            return comparison(.list(list), op == .in || op == .between ? .equalTo : op, op == .in || op == .between ? .constant(constant(for: kind)) : rhs,
+                              modifier: rng.pick([.any, .all, .none]), options: options(for: kind))
+        }
+        let lhs = rng.chance(0.25) ? PropertyValue.null : constant(for: kind)
+        let options = lhs.isNull ? rng.pick([[], .caseInsensitive, [.caseInsensitive, .diacriticInsensitive]]) : options(for: kind)
+        return comparison(.constant(lhs), op, rhs, options: options)
+    }
+
+    /// ANY/ALL/NONE on a constant or a `SUBQUERY(…).@count`: one value, not a collection, which
+    /// every side must refuse.
+    private mutating func modifierOnSingleValue(_ scope: FuzzScope) -> FetchPredicate.Node {
+        let modifier: FetchPredicate.Modifier = rng.pick([.any, .all, .none])
+        if rng.chance(0.5), let (steps, _) = collectionSteps(scope), steps.count == 1 {
+            variableCount += 1
+            let count = FetchExpression.Node.subqueryCount(collection: .keyPath(root: scope.root, components: steps),
+                                                           variable: "m\(variableCount)", predicate: .constant(true))
+            return comparison(count, rng.pick(Self.orderingOperators), .constant(.integer(1)), modifier: modifier)
+        }
+        return comparison(.constant(constant(for: .int64)), rng.pick(Self.orderingOperators), .constant(constant(for: .int64)), modifier: modifier)
+    }
+
+    /// A string constant holding U+0000 on either side of a comparison or in a list, which
+    /// every side must refuse.
+    private mutating func nulConstantComparison(_ scope: FuzzScope) -> FetchPredicate.Node {
+        let nul = FetchExpression.Node.constant(.string(rng.pick(["a\u{0}b", "\u{0}", "a\u{0}"])))
+        let plain = FetchExpression.Node.constant(.string(rng.pick(["a", "", "b"])))
+        guard let path = scalarPath(scope, filter: { $0.kind == .string }) else { return comparison(nul, .equalTo, plain) }
+        switch rng.int(0...3) {
+        case 0: return comparison(nul, rng.pick(Self.orderingOperators), plain)
+        case 1: return comparison(nul, rng.pick(Self.orderingOperators), path.node)
+        case 2: return comparison(path.node, .in, .list([plain, nul].shuffled(using: &rng)))
+        default: return comparison(nul, .in, .list([plain]), options: options(for: .string))
+        }
+    }
+
+    /// Rarely, a whole predicate far wider or deeper than the usual trees: an OR or AND of about
+    /// a thousand comparisons (SQLite refuses an expression deeper than 1,000; equalities on one
+    /// key become an IN list), or a chain of NOT, AND and OR a dozen levels deep.
+    fileprivate mutating func largePredicate(_ scope: FuzzScope) -> FetchPredicate.Node? {
+        guard rng.chance(0.001) else { return nil }
+        if rng.chance(0.6) {
+            let isOr = rng.chance(0.5)
+            let key = scope.entity.attributes.filter(\.kind.isInteger).randomElement(using: &rng)
+            let parts = (0..<rng.int(990...1_100)).map { _ -> FetchPredicate.Node in
+                guard let key, rng.chance(0.8) else { return scalarComparison(scope) }
+                let value = FetchExpression.Node.constant(rng.chance(0.02) ? .null : .integer(Int64(rng.int(-5...200))))
+                return comparison(.keyPath(root: scope.root, components: [key.name]), isOr ? .equalTo : .notEqualTo, value)
+            }
+            return isOr ? .or(parts) : .and(parts)
+        }
+        var node = leaf(scope)
+        for _ in 0..<rng.int(6...14) {
+            switch rng.int(0...2) {
+            case 0: node = .not(node)
+            case 1: node = .and([leaf(scope), node].shuffled(using: &rng))
+            default: node = .or([node, leaf(scope)].shuffled(using: &rng))
+            }
+        }
+        return node
+    }
+}
+
 // MARK: - Running cases
 
 /// One dataset in both stores, with the contexts every case uses.
@@ -1235,6 +1363,7 @@ enum FuzzShrinker {
             return [inner] + candidates(inner).map { .not($0) }
         case .and(let parts), .or(let parts):
             let rebuild: ([FetchPredicate.Node]) -> FetchPredicate.Node = { if case .and = node { .and($0) } else { .or($0) } }
+            if parts.count > 16 { return chunksRemoved(parts).map(rebuild) }
             var result: [FetchPredicate.Node] = parts
             if parts.count > 1 {
                 for position in parts.indices {
@@ -1281,6 +1410,22 @@ enum FuzzShrinker {
         }
     }
 
+    /// A wide AND or OR without a half, a quarter, ... of its operands (trying each operand
+    /// alone, or each removal of one, would take thousands of runs per step).
+    private static func chunksRemoved(_ parts: [FetchPredicate.Node]) -> [[FetchPredicate.Node]] {
+        var result: [[FetchPredicate.Node]] = []
+        var size = parts.count / 2
+        while size >= 1, result.count < 64 {
+            for start in stride(from: 0, to: parts.count, by: size) where result.count < 64 {
+                var fewer = parts
+                fewer.removeSubrange(start..<min(start + size, parts.count))
+                result.append(fewer)
+            }
+            size /= 2
+        }
+        return result
+    }
+
     /// The `$OBJ_...` variables a predicate uses: objects the dataset shrinker must keep.
     static func variables(in node: FetchPredicate.Node) -> Set<String> {
         func expression(_ node: FetchExpression.Node) -> Set<String> {
@@ -1304,7 +1449,8 @@ enum FuzzShrinker {
     static func shrink(_ fuzzCase: FuzzCase, in world: FuzzWorld, kind: FuzzOutcome.Mismatch) -> FuzzCase {
         var current = fuzzCase
         var steps = 0
-        progress: while steps < 200 {
+        let deadline = ContinuousClock.now + .seconds(60)
+        progress: while steps < 200, ContinuousClock.now < deadline {
             steps += 1
             do {
                 var simpler: [FuzzCase] = []
@@ -1506,7 +1652,7 @@ final class FuzzTally: @unchecked Sendable {
                 ran += 1
                 if outcome.allFailed {
                     rejected += 1
-                    tally.reject("\(fuzzCase.predicateFormat): \(outcome.describe())")
+                    tally.reject("\(fuzzCase.predicateFormat.prefix(600)): \(outcome.describe())")
                     if configuration.only != nil { print("rejected by every side: \(fuzzCase.predicateFormat)\n\(outcome.describe())") }
                     continue
                 }

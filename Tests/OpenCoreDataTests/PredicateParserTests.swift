@@ -370,7 +370,7 @@ func parseErrorCode(sourceLocation: SourceLocation = #_sourceLocation, _ body: (
 
     /// Nesting is limited so that hostile input cannot overflow the stack.
     @Test func deepNestingIsRefusedNotACrash() throws {
-        let depth = 64  // the parser's maximumDepth
+        let depth = 4 * FetchPredicate.maximumNestingDepth + 8  // the parser's maximumDepth
         // The limit counts every level: parentheses, NOT, lists and the operands inside them.
         let deepestAccepted = String(repeating: "(", count: depth - 2) + "a == 1" + String(repeating: ")", count: depth - 2)
         #expect(try FetchPredicate(format: deepestAccepted).node == T.eq("a", 1))

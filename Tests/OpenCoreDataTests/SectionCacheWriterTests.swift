@@ -32,7 +32,7 @@ import Testing
         #expect(writer.read(cacheName: "teams") == .failure(.badMagic))
         try FileManager.default.removeItem(at: file)
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
-        guard case .failure(.unreadable) = writer.read(cacheName: "teams") else {
+        guard case .failure(.notARegularFile(kind: "a directory")) = writer.read(cacheName: "teams") else {
             Issue.record("a directory in place of the file was not unreadable")
             return
         }

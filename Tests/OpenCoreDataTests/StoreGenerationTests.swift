@@ -107,4 +107,101 @@ import Testing
         let names = try context.performAndWait { try context.all(Team.self, sortedBy: "teamName").map(\.teamName) }
         #expect(names == ["New", "Old"])
     }
+
+    /// Writes that bypass the library change it too (triggers count them), whatever table and
+    /// kind of write; the library's own saves count once, however many rows they write.
+    @Test func aWriteThatBypassesTheLibraryChangesIt() throws {
+        let stack = try TestStack(.sqlite)
+        let context = stack.newContext()
+        try context.performAndWait {
+            for index in 0..<5 {
+                let player = Player(context: context)
+                player.name = "Player \(index)"
+                let team = Team(context: context)
+                team.teamName = "Team \(index)"
+                team.qualifyingZone = "AFC"
+                player.team = team
+            }
+            try context.save()
+        }
+        #expect(try generation(stack) == 1, "a save of ten rows counted more than once")
+        let statements = [
+            "UPDATE Team SET wins = wins + 1 WHERE _pk = (SELECT min(_pk) FROM Team)",
+            "DELETE FROM Player WHERE _pk = (SELECT min(_pk) FROM Player)",
+            "INSERT INTO Team (_pk, _entity, _version, teamName, qualifyingZone, wins) SELECT max(_pk) + 100, _entity, 1, 'Raw', 'AFC', 0 FROM Team",
+        ]
+        let queue = try DatabaseQueue(path: stack.storeURL.path)
+        for statement in statements {
+            let before = try generation(stack)
+            try queue.write { db in try db.execute(sql: statement) }
+            #expect(try generation(stack) > before, "\(statement) did not change the generation")
+        }
+        let leftover = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM _ocd_saving") }
+        #expect(leftover == 0, "the row that makes the triggers stand aside was committed")
+        try queue.close()
+    }
+
+    /// A store made before the triggers existed gets them at its next writable load.
+    @Test func aStoreWithoutTriggersGetsThemWhenOpened() throws {
+        let stack = try TestStack(.sqlite)
+        _ = try insertTeam(stack, named: "Old")
+        let coordinator = stack.container.persistentStoreCoordinator
+        try coordinator.remove(try coordinator.store())
+        let queue = try DatabaseQueue(path: stack.storeURL.path)
+        try queue.write { db in
+            for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'") {
+                try db.execute(sql: "DROP TRIGGER \"\(name)\"")
+            }
+            try db.execute(sql: "DROP TABLE _ocd_saving")
+        }
+
+        let reopened = try stack.reopened()
+        let before = try generation(reopened)
+        try queue.write { db in try db.execute(sql: "UPDATE Team SET wins = 7") }
+        #expect(try generation(reopened) > before)
+        try queue.close()
+    }
+}
+
+/// The generation a controller's rows match, followed commit by commit.
+@Suite struct StoreGenerationTrailTests {
+    @Test func commitsInOrderMoveIt() {
+        var trail = StoreGenerationTrail(generation: 4)
+        trail.follow(commitFrom: 4, to: 5)
+        trail.follow(commitFrom: 5, to: 6)
+        #expect(trail.generation == 6)
+    }
+
+    /// A context may merge an earlier save after making its own.
+    @Test func aCommitHeardEarlyWaitsForTheOnesBeforeIt() {
+        var trail = StoreGenerationTrail(generation: 4)
+        trail.follow(commitFrom: 5, to: 6)
+        #expect(trail.generation == 4)
+        trail.follow(commitFrom: 4, to: 5)
+        #expect(trail.generation == 6)
+    }
+
+    /// A commit the rows already include (made before the fetch) changes nothing.
+    @Test func anEarlierCommitIsIgnored() {
+        var trail = StoreGenerationTrail(generation: 4)
+        trail.follow(commitFrom: 2, to: 3)
+        trail.follow(commitFrom: 3, to: 4)
+        #expect(trail.generation == 4)
+        trail.follow(commitFrom: 4, to: 5)
+        #expect(trail.generation == 5)
+    }
+
+    /// A commit nobody heard leaves a gap: the trail stays behind, and gives up when too many
+    /// commits wait behind the gap.
+    @Test func aGapKeepsItBehindForGood() {
+        var trail = StoreGenerationTrail(generation: 4)
+        for before in Int64(5)..<Int64(5 + StoreGenerationTrail.maximumWaiting) {
+            trail.follow(commitFrom: before, to: before + 1)
+            #expect(trail.generation == 4)
+        }
+        trail.follow(commitFrom: 100, to: 101)
+        #expect(trail.generation == nil)
+        trail.follow(commitFrom: 4, to: 5)
+        #expect(trail.generation == nil)
+    }
 }

@@ -11,11 +11,13 @@ import WorldCupApp
         #expect(options.host == "127.0.0.1" && options.port == 8080)
         #expect(options.store.displayPath.hasSuffix("/WorldCup/WorldCup.sqlite"))
         #expect(!options.simulate && !options.reset && !options.check)
+        #expect(options.limits.requestTimeout == .seconds(30) && options.limits.idleTimeout == .seconds(30))
     }
 
     @Test func everyOptionIsRead() throws {
         let options = try WorldCupOptions.parse(["--port", "9000", "--store", "/tmp/cup.sqlite", "--host", "0.0.0.0",
-                                                 "--simulate", "--reset", "--check"])
+                                                 "--simulate", "--reset", "--check", "--timeout", "2.5"])
+        #expect(options.limits.requestTimeout == .milliseconds(2500) && options.limits.idleTimeout == .milliseconds(2500))
         #expect(options.port == 9000 && options.host == "0.0.0.0" && options.store == .file(URL(fileURLWithPath: "/tmp/cup.sqlite")))
         #expect(options.simulate && options.reset && options.check)
     }
@@ -26,6 +28,8 @@ import WorldCupApp
         (["--port", "70000"], "--port needs a number from 0 to 65535, not 70000"),
         (["--store", "--simulate"], "Missing value for '--store <path>'"),
         (["--verbose"], "Unknown option '--verbose'"),
+        (["--timeout", "0"], "--timeout needs a number of seconds above 0 and at most 86400, not 0.0"),
+        (["--timeout", "nan"], "--timeout needs a number of seconds above 0 and at most 86400, not nan"),
     ])
     func aWrongCommandLineSaysWhatIsWrongWithStatus64(arguments: [String], message: String) {
         do {

@@ -1,5 +1,6 @@
 public import ExampleSupport
 import Foundation
+public import Logging
 public import OpenCoreData
 
 /// The scoreboard behind the page: a container, its view context, and a fetched results
@@ -26,6 +27,16 @@ public final class Scoreboard: @unchecked Sendable {
     let broadcaster: ScoreboardBroadcaster
     /// The store's identifier, which team IDs are completed with.
     private let storeIdentifier: String
+    /// Taken around a check and the save that depends on it (a new team's name, the seed), by
+    /// every scoreboard on the same store, in this process or another.
+    let writeLock: StoreWriteLock
+    /// Where a request that cannot be carried out is reported.
+    let logger: Logger
+    /// How many times a write is tried when its save meets a concurrent save of the same team.
+    static let writeAttempts = 5
+    /// Runs in a write's context just before it saves: a test's way in, to save a concurrent
+    /// change of the same team at that moment.
+    package let willSave = Locked<(@Sendable (ManagedObjectContext) throws -> Void)?>(nil)
 
     /// The section key path: teams are sectioned by zone.
     public static let sectionNameKeyPath = "qualifyingZone"
@@ -37,12 +48,17 @@ public final class Scoreboard: @unchecked Sendable {
     ///
     /// The container's store must be loaded: a scoreboard without one stops the program.
     ///
+    /// - Parameters:
+    ///   - container: The stack, its store loaded.
+    ///   - logger: Where requests that fail are reported (with the reason their client gets).
     /// - Throws: What the controller's fetch throws.
-    public init(container: PersistentContainer) async throws {
+    public init(container: PersistentContainer, logger: Logger = Logger(label: "worldcup")) async throws {
         let store = container.persistentStoreCoordinator.persistentStores.first
         precondition(store != nil, "load the container's store (loadPersistentStores()) before making a Scoreboard")
         self.container = container
+        self.logger = logger
         storeIdentifier = store?.identifier ?? ""
+        writeLock = Self.writeLock(of: container)
         let broadcaster = ScoreboardBroadcaster()
         self.broadcaster = broadcaster
         let view = container.viewContext
@@ -59,17 +75,32 @@ public final class Scoreboard: @unchecked Sendable {
     /// Opens (creating if needed) the store at `location`, seeds it with `seeds` when it has no
     /// team, and makes a scoreboard on it.
     ///
+    /// Several servers may start on one new store at once: the check for an empty store and the
+    /// seeding are one step under the store's write lock, so exactly one of them seeds it.
+    ///
     /// - Parameters:
     ///   - location: The store; by default ``WorldCupStore``'s file in the user's data directory.
     ///   - seeds: The teams of a new store; by default the bundled `seed.json`.
+    ///   - logger: Where requests that fail are reported.
     /// - Throws: `ToolError` naming the store when it cannot be opened; what reading the seed
     ///   or saving throws.
-    public static func open(_ location: StoreLocation = WorldCupStore.defaultLocation, seeds: [TeamSeed]? = nil) async throws -> Scoreboard {
+    public static func open(_ location: StoreLocation = WorldCupStore.defaultLocation, seeds: [TeamSeed]? = nil,
+                            logger: Logger = Logger(label: "worldcup")) async throws -> Scoreboard {
         let container = try WorldCupStore.open(location)
         let seeds = try seeds ?? TeamSeed.bundled()
-        let context = container.newBackgroundContext()
-        _ = try await context.perform { try TeamSeed.insert(seeds, into: context) }
-        return try await Scoreboard(container: container)
+        // Seeded before the controller fetches, so that a page's first snapshot is the seed (batch 0).
+        try await writeLock(of: container).withLock {
+            let context = container.newBackgroundContext()
+            _ = try await context.perform { try TeamSeed.insert(seeds, into: context) }
+        }
+        return try await Scoreboard(container: container, logger: logger)
+    }
+
+    /// The write lock of the container's store: its file's, or this process's alone for an
+    /// in-memory store.
+    private static func writeLock(of container: PersistentContainer) -> StoreWriteLock {
+        let store = container.persistentStoreCoordinator.persistentStores.first
+        return StoreWriteLock(storeURL: store?.type == .sqlite ? store?.url : nil)
     }
 
     /// The table the pages show now, with the number of the last batch it includes.

@@ -1,8 +1,13 @@
+import ExampleSupport
 import Foundation
 import OpenCoreData
 
 /// The controller's delegate: it collects each batch's callbacks into a ``ChangeBatch``, numbers
-/// it, and sends it to every subscriber.
+/// it, encodes it once, and hands the same bytes to every subscriber.
+///
+/// Handing a message over never waits: each subscriber has a queue of its own, bounded, that its
+/// page's connection drains. A subscriber whose queue is full (a page that stopped reading) is
+/// told so, once, and removed: its connection closes, and the others never wait for it.
 ///
 /// The callbacks run on the view context's queue, one batch at a time; subscribers are added
 /// there too (with their snapshot), so each one gets its snapshot and then every later batch in
@@ -10,12 +15,18 @@ import OpenCoreData
 /// a lock, since subscribers leave from any thread (a pthread lock, which the thread sanitizer
 /// sees, unlike `Synchronization.Mutex`).
 final class ScoreboardBroadcaster: FetchedResultsControllerDelegate, @unchecked Sendable {
-    private struct State {
-        var sequenceNumber = 0
-        var subscribers: [UUID: AsyncStream<String>.Continuation] = [:]
+    /// A page's queue, and what to do when it is full.
+    struct Subscriber {
+        let continuation: AsyncStream<EncodedMessage>.Continuation
+        let overflowed: @Sendable () -> Void
     }
 
-    private let state = LockedState(State())
+    private struct State {
+        var sequenceNumber = 0
+        var subscribers: [UUID: Subscriber] = [:]
+    }
+
+    private let state = Locked(State())
     private var pending = ChangeBatch(sections: [], rows: [], indexTitles: [])
 
     /// The number of the last batch sent; a snapshot taken now includes it.
@@ -23,10 +34,10 @@ final class ScoreboardBroadcaster: FetchedResultsControllerDelegate, @unchecked 
 
     /// Adds a subscriber and sends it `snapshot` first. Call on the view context's queue, with a
     /// snapshot taken there.
-    func add(_ id: UUID, _ continuation: AsyncStream<String>.Continuation, snapshot table: Table) {
+    func add(_ id: UUID, _ subscriber: Subscriber, snapshot table: Table) {
         state.withLock { state in
-            state.subscribers[id] = continuation
-            send(.snapshot(seq: state.sequenceNumber, table: table), to: continuation)
+            state.subscribers[id] = subscriber
+            send(.snapshot(seq: state.sequenceNumber, table: table), to: subscriber.continuation)
         }
     }
 
@@ -34,29 +45,29 @@ final class ScoreboardBroadcaster: FetchedResultsControllerDelegate, @unchecked 
     /// taken there, so that it falls between the same batches as the table it shows.
     func resend(to id: UUID, snapshot table: Table) {
         state.withLock { state in
-            guard let continuation = state.subscribers[id] else { return }
-            send(.snapshot(seq: state.sequenceNumber, table: table), to: continuation)
+            guard let subscriber = state.subscribers[id] else { return }
+            send(.snapshot(seq: state.sequenceNumber, table: table), to: subscriber.continuation)
         }
     }
 
     func remove(_ id: UUID) {
-        let continuation = state.withLock { $0.subscribers.removeValue(forKey: id) }
-        continuation?.finish()
+        let subscriber = state.withLock { $0.subscribers.removeValue(forKey: id) }
+        subscriber?.continuation.finish()
     }
 
     /// Ends every subscription.
     func finishAll() {
-        let continuations = state.withLock { state in
+        let subscribers = state.withLock { state in
             defer { state.subscribers = [:] }
             return Array(state.subscribers.values)
         }
-        for continuation in continuations { continuation.finish() }
+        for subscriber in subscribers { subscriber.continuation.finish() }
     }
 
-    private func send(_ message: ServerMessage, to continuation: AsyncStream<String>.Continuation) {
+    private func send(_ message: ServerMessage, to continuation: AsyncStream<EncodedMessage>.Continuation) {
         // Our messages always encode; were one not to, the page would see a gap and ask for a snapshot.
-        guard let text = try? WorldCupJSON.text(message) else { return }
-        continuation.yield(text)
+        guard let encoded = try? EncodedMessage(message) else { return }
+        continuation.yield(encoded)
     }
 
     // MARK: The controller's callbacks
@@ -83,12 +94,20 @@ final class ScoreboardBroadcaster: FetchedResultsControllerDelegate, @unchecked 
     func controllerDidChangeContent(_ controller: AnyFetchedResultsController) {
         pending.indexTitles = controller.sectionIndexTitles
         let batch = pending
-        state.withLock { state in
+        let overflowed = state.withLock { state -> [Subscriber] in
             state.sequenceNumber += 1
-            let message = ServerMessage.batch(seq: state.sequenceNumber, batch: batch)
-            guard let text = try? WorldCupJSON.text(message) else { return }
-            for continuation in state.subscribers.values { continuation.yield(text) }
+            guard let encoded = try? EncodedMessage(.batch(seq: state.sequenceNumber, batch: batch)) else { return [] }
+            var overflowed: [Subscriber] = []
+            for (id, subscriber) in state.subscribers {
+                if case .dropped = subscriber.continuation.yield(encoded) {
+                    overflowed.append(subscriber)
+                    state.subscribers[id] = nil
+                }
+            }
+            return overflowed
         }
+        // Outside the lock: closing a connection may end its feed, which removes it here.
+        for subscriber in overflowed { subscriber.overflowed() }
     }
 }
 
@@ -106,21 +125,5 @@ extension ChangeBatch.Change {
 extension RowPosition {
     init(_ indexPath: IndexPath) {
         self.init(section: indexPath.section, row: indexPath.row)
-    }
-}
-
-/// A value behind an `NSLock`.
-private final class LockedState<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }

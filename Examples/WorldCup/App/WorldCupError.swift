@@ -13,6 +13,9 @@ public struct WorldCupError: Error, Equatable, Sendable, CustomStringConvertible
         case unknownTeam
         /// A team of that name already exists (409).
         case duplicateTeam
+        /// Concurrent saves of the same team kept coming first; the request may be tried
+        /// again (503, with `Retry-After`).
+        case busy
         /// A file the example ships is missing from its bundle.
         case missingResource
     }

@@ -5,7 +5,7 @@ import Foundation
 /// The command line of `worldcup`.
 ///
 /// ```
-/// worldcup [--host <address>] [--port <n>] [--store <path>] [--simulate] [--reset] [--check]
+/// worldcup [--host <address>] [--port <n>] [--store <path>] [--timeout <seconds>] [--simulate] [--reset] [--check]
 /// ```
 public struct WorldCupOptions: ParsableArguments, Sendable {
     /// The address to bind: loopback unless told otherwise.
@@ -21,6 +21,11 @@ public struct WorldCupOptions: ParsableArguments, Sendable {
             help: ArgumentHelp("The SQLite store, created and seeded on first launch (default: \(WorldCupStore.defaultLocation.displayPath)).",
                                valueName: "path"))
     public var storePath: String?
+
+    /// How long a connection may take to send a request, or stay idle between requests.
+    @Option(help: ArgumentHelp("Close a connection that sends no request within this many seconds, or stays idle as long between requests (default: 30).",
+                               valueName: "seconds"))
+    public var timeout: Double = 30
 
     /// Whether a background context keeps adding wins.
     @Flag(help: "Keep adding wins from a background context, to watch live updates.")
@@ -42,10 +47,20 @@ public struct WorldCupOptions: ParsableArguments, Sendable {
         storePath.map { .file(URL(fileURLWithPath: $0)) } ?? WorldCupStore.defaultLocation
     }
 
-    /// Refuses a port out of range, before anything is opened.
+    /// The connection limits: ``timeout`` for both timeouts, and as many connections as the
+    /// process's descriptor limit allows.
+    public var limits: ConnectionLimits {
+        ConnectionLimits(requestTimeout: .milliseconds(Int64(timeout * 1000)), idleTimeout: .milliseconds(Int64(timeout * 1000)))
+    }
+
+    /// Refuses a port out of range, or a timeout that is not a positive number of seconds,
+    /// before anything is opened.
     public func validate() throws {
         guard (0...65535).contains(port) else {
             throw ValidationError("--port needs a number from 0 to 65535, not \(port)")
+        }
+        guard timeout > 0, timeout <= 86400 else {
+            throw ValidationError("--timeout needs a number of seconds above 0 and at most 86400, not \(timeout)")
         }
     }
 }

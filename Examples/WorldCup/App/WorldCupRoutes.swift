@@ -11,7 +11,9 @@ import Foundation
 /// | `POST /api/teams` | `{"name":…,"zone":…}` adds a team: 201 `{"team":…}` |
 /// | `POST /api/teams/{id}/win` | adds a win: 200 `{"team":…}`; 404 for an unknown team |
 ///
-/// Refusals are 4xx with `{"error":{"message": reason}}`.
+/// Refusals are 4xx with `{"error":{"message": reason}}`; a click whose team kept changing under
+/// it is 503 with `Retry-After`, and a failure of the server's own is 500, both with the same
+/// body and a line in the log.
 public enum WorldCupRoutes {
     /// The largest request body read, in bytes: a team is well under it.
     public static let maxBodySize = 4096
@@ -21,6 +23,7 @@ public enum WorldCupRoutes {
     /// - Throws: ``WorldCupError`` when a bundled file is missing.
     public static func router(for scoreboard: Scoreboard) throws -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: UnexpectedErrorMiddleware())
         let page = try PageTemplate()
         router.get("/") { _, _ -> Response in
             let (seq, table) = await scoreboard.snapshot()

@@ -1,7 +1,9 @@
 public import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import ServiceLifecycle
 public import Logging
+import NIOCore
 
 /// The World Cup server: the HTTP routes and the WebSocket on one port.
 ///
@@ -18,6 +20,7 @@ public enum WorldCupServer {
     ///     routes of your own.
     ///   - host: The address to bind; loopback unless told otherwise.
     ///   - port: The port; 0 picks a free one.
+    ///   - limits: The connections' timeouts and how many may be open at once.
     ///   - onServerRunning: Called once the server listens, with the port it listens on.
     /// - Throws: ``WorldCupError`` when a bundled file is missing.
     public static func application(
@@ -25,17 +28,33 @@ public enum WorldCupServer {
         router: Router<BasicRequestContext>? = nil,
         host: String = "127.0.0.1",
         port: Int = 8080,
+        limits: ConnectionLimits = ConnectionLimits(),
         logger: Logger = Logger(label: "worldcup"),
         onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) throws -> Application<RouterResponder<BasicRequestContext>> {
         Application(
             router: try router ?? WorldCupRoutes.router(for: scoreboard),
-            server: .http1WebSocketUpgrade(webSocketRouter: WorldCupSocket.router(for: scoreboard),
-                                           configuration: WorldCupSocket.configuration),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "worldcup"),
+            server: server(webSocketResponder: WorldCupSocket.router(for: scoreboard).buildResponder(), limits: limits),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "worldcup",
+                                                    availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger
         )
+    }
+
+    /// HTTP/1.1 with the WebSocket upgrade, each connection guarded by ``GuardedConnection``, idle
+    /// kept-alive connections closed after the idle timeout.
+    private static func server(webSocketResponder: some HTTPResponder<WorldCupSocketContext>, limits: ConnectionLimits) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in
+            GuardedConnection(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder,
+                    webSocketResponder: webSocketResponder,
+                    configuration: .init(http1: .init(idleTimeout: TimeAmount(limits.idleTimeout)), ws: WorldCupSocket.configuration)
+                ),
+                requestTimeout: TimeAmount(limits.requestTimeout)
+            )
+        }
     }
 }
 
@@ -50,7 +69,8 @@ extension WorldCupServer {
     /// ```
     ///
     /// - Parameters:
-    ///   - router: The HTTP routes, as for ``application(scoreboard:router:host:port:logger:onServerRunning:)``.
+    ///   - router: The HTTP routes, as for ``application(scoreboard:router:host:port:limits:logger:onServerRunning:)``.
+    ///   - limits: The connections' timeouts and how many may be open at once.
     ///   - body: Given the port the server listens on.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or why the server could not start.
@@ -58,11 +78,12 @@ extension WorldCupServer {
         scoreboard: Scoreboard,
         router: Router<BasicRequestContext>? = nil,
         host: String = "127.0.0.1",
+        limits: ConnectionLimits = ConnectionLimits(),
         logger: Logger = Logger(label: "worldcup"),
         _ body: @Sendable (_ port: Int) async throws -> T
     ) async throws -> T {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = try application(scoreboard: scoreboard, router: router, host: host, port: 0, logger: logger) { port in
+        let app = try application(scoreboard: scoreboard, router: router, host: host, port: 0, limits: limits, logger: logger) { port in
             portContinuation.yield(port)
         }
         let services = ServiceGroup(configuration: .init(services: [app], logger: logger))

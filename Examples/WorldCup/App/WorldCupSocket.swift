@@ -1,6 +1,8 @@
 public import Hummingbird
 public import HummingbirdWebSocket
 import Foundation
+public import NIOCore
+import NIOWebSocket
 
 /// The WebSocket side of the server, at `/live`: a page's feed (a snapshot, then every batch)
 /// and its requests (``ClientMessage``), answered with an ack or an error frame.
@@ -16,20 +18,33 @@ public enum WorldCupSocket {
     public static let maxReadSize = 64 * 1024
 
     /// The WebSocket settings the server upgrades with: frames as large as ``maxReadSize``, so
-    /// that a message sent in one frame (as browsers send them) reaches the size checks here.
-    public static let configuration = HTTP1WebSocketUpgradeChannel.Configuration(ws: .init(maxFrameSize: maxReadSize))
+    /// that a message sent in one frame (as browsers send them) reaches the size checks here,
+    /// and close frames' reasons checked for UTF-8.
+    public static let configuration = WebSocketServerConfiguration(maxFrameSize: maxReadSize, validateUTF8: true)
 
     /// A router that upgrades `GET /live` and serves pages from `scoreboard`.
-    public static func router(for scoreboard: Scoreboard) -> Router<BasicWebSocketRequestContext> {
-        let router = Router(context: BasicWebSocketRequestContext.self)
-        router.ws(RouterPath(stringLiteral: path)) { inbound, outbound, _ in
-            let subscription = await scoreboard.subscribe()
+    ///
+    /// A connection about to be upgraded gets ``MaskedFrameCheck``, which closes it with 1002 if
+    /// its client sends an unmasked frame.
+    public static func router(for scoreboard: Scoreboard) -> Router<WorldCupSocketContext> {
+        let router = Router(context: WorldCupSocketContext.self)
+        router.ws(RouterPath(stringLiteral: path), shouldUpgrade: { _, context in
+            try await MaskedFrameCheck.install(on: context.channel)
+            return .upgrade([:])
+        }) { inbound, outbound, context in
+            // A page that stops reading is closed once its queue is full; the write it is stuck
+            // in then fails, and its handling ends.
+            let channel = context.requestContext.channel
+            let subscription = await scoreboard.subscribe(onOverflow: { channel.close(promise: nil) })
             defer { subscription.cancel() }
             try await withThrowingTaskGroup(of: Ending.self) { group in
                 // One writer, so that batches and replies go out in the order they were made.
                 group.addTask {
                     do {
-                        for await text in subscription.messages { try await outbound.write(.text(text)) }
+                        // The message's bytes as they are, shared with every other page.
+                        for await message in subscription.messages {
+                            try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: message.bytes)))
+                        }
                     } catch {
                         return .writeFailed
                     }
@@ -62,10 +77,7 @@ public enum WorldCupSocket {
                     subscription.reply(.error(reason: refusal.reason))
                     subscription.cancel()
                     _ = try await group.next()
-                    switch refusal {
-                    case .tooLarge: try await outbound.close(.messageTooLarge, reason: refusal.reason)
-                    case .outOfOrder: try await outbound.close(.protocolError, reason: refusal.reason)
-                    }
+                    try await outbound.close(refusal.closeCode, reason: refusal.reason)
                 case .pageLeft, .writeFailed, nil:
                     // Nothing more to write to a page that left.
                     group.cancelAll()
@@ -109,7 +121,8 @@ public enum WorldCupSocket {
         } catch let error as WorldCupError {
             subscription.reply(.error(reason: error.reason))
         } catch {
-            subscription.reply(.error(reason: "the request failed: \(error)"))
+            scoreboard.logger.error("a page's request failed: \(error)", metadata: ["error.type": "\(type(of: error))"])
+            subscription.reply(.error(reason: "the server could not carry out the request: \(error)"))
         }
     }
 }
@@ -124,6 +137,8 @@ struct InboundMessages {
         case tooLarge(maxSize: Int)
         /// A frame that continues no message, or a message begun inside another.
         case outOfOrder(String)
+        /// A text message that is not UTF-8.
+        case invalidUTF8
 
         /// The reason, for the error frame and the close frame (at most 123 bytes).
         var reason: String {
@@ -132,6 +147,17 @@ struct InboundMessages {
                 "the message has more than \(maxSize) bytes, the most the server reads; the connection closes"
             case .outOfOrder(let reason):
                 reason
+            case .invalidUTF8:
+                "a text message was not valid UTF-8; the connection closes"
+            }
+        }
+
+        /// The close code RFC 6455 gives the refusal: 1009, 1002, or 1007 for text that is not UTF-8.
+        var closeCode: WebSocketErrorCode {
+            switch self {
+            case .tooLarge: .messageTooLarge
+            case .outOfOrder: .protocolError
+            case .invalidUTF8: .dataInconsistentWithMessage
             }
         }
     }
@@ -173,6 +199,28 @@ struct InboundMessages {
             // most twice `maxSize` before the check above refuses it.
             data.writeImmutableBuffer(following.data)
         }
-        return .message(opcode == .text ? .text(String(buffer: data)) : .binary(data))
+        guard opcode == .text else { return .message(.binary(data)) }
+        // `String(buffer:)` would replace bad bytes with U+FFFD; RFC 6455 (section 8.1) has the
+        // connection fail instead.
+        guard let text = String(validating: data.readableBytesView, as: UTF8.self) else { return .refused(.invalidUTF8) }
+        return .message(.text(text))
+    }
+}
+
+/// The request context of the WebSocket router: Hummingbird's basic one, plus the connection's
+/// channel, where ``MaskedFrameCheck`` goes before the upgrade.
+public struct WorldCupSocketContext: RequestContext, WebSocketRequestContext {
+    /// Hummingbird's per-request storage.
+    public var coreContext: CoreRequestContextStorage
+    /// The handler the router picked for the upgrade.
+    public let webSocket: WebSocketHandlerReference<Self>
+    /// The connection.
+    public let channel: any Channel
+
+    /// A context for a request on `source`'s channel.
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+        webSocket = WebSocketHandlerReference()
+        channel = source.channel
     }
 }

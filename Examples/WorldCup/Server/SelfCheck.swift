@@ -11,8 +11,8 @@ enum SelfCheck {
         let description: String
     }
 
-    static func run(_ scoreboard: Scoreboard, host: String) async throws {
-        try await WorldCupServer.withServer(scoreboard: scoreboard, host: host) { port in
+    static func run(_ scoreboard: Scoreboard, host: String, limits: ConnectionLimits) async throws {
+        try await WorldCupServer.withServer(scoreboard: scoreboard, host: host, limits: limits) { port in
             let base = "http://\(host):\(port)"
             let page = try await get(base + "/")
             guard page.contains("<title>") else { throw Failure(description: "GET / did not return the page") }

@@ -21,11 +21,11 @@ struct WorldCupCommand: AsyncParsableCommand {
         }
         let scoreboard = try await Scoreboard.open(options.store)
         if options.check {
-            try await SelfCheck.run(scoreboard, host: options.host)
+            try await SelfCheck.run(scoreboard, host: options.host, limits: options.limits)
             return
         }
         let host = options.host
-        let app = try WorldCupServer.application(scoreboard: scoreboard, host: host, port: options.port) { port in
+        let app = try WorldCupServer.application(scoreboard: scoreboard, host: host, port: options.port, limits: options.limits) { port in
             // Unbuffered, so that a script waiting for this line sees it at once.
             FileHandle.standardOutput.write(Data("World Cup scoreboard on http://\(host):\(port)/ (store: \(options.store.displayPath)); Ctrl-C stops it\n".utf8))
         }

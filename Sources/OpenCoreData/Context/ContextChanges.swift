@@ -39,11 +39,21 @@ public struct ContextChanges: Sendable {
 
     private let ids: ChangedIDs
 
-    fileprivate init(kind: Kind, invalidatedAll: Bool, changedKeys: [ManagedObjectID: Set<String>], ids: ChangedIDs) {
+    /// A change set of IDs listed in this order: inserted, updated, deleted, refreshed,
+    /// invalidated.
+    init(kind: Kind, invalidatedAll: Bool, changedKeys: [ManagedObjectID: Set<String>], ids: [[ManagedObjectID]]) {
         self.kind = kind
         self.invalidatedAll = invalidatedAll
         self.changedKeys = changedKeys
-        self.ids = ids
+        self.ids = ChangedIDs(ids)
+    }
+
+    /// The objects' IDs, in a list sized once.
+    static func ids(of objects: Set<ManagedObject>) -> [ManagedObjectID] {
+        var result: [ManagedObjectID] = []
+        result.reserveCapacity(objects.count)
+        for object in objects { result.append(object.objectID) }
+        return result
     }
 }
 
@@ -71,68 +81,6 @@ fileprivate final class ChangedIDs: Sendable {
             sets[kind.rawValue] = set
             return set
         }
-    }
-}
-
-/// One change event, as observers inside the library see it: objects as well as IDs, the slots
-/// that changed and their old values.
-struct ContextEvent {
-    var kind: ContextChanges.Kind
-    var inserted: Set<ManagedObject> = []
-    var updated: Set<ManagedObject> = []
-    var deleted: Set<ManagedObject> = []
-    var refreshed: Set<ManagedObject> = []
-    var invalidated: Set<ManagedObject> = []
-    var invalidatedAll = false
-    /// Slots changed in this event, per updated object.
-    var changedSlots: [ObjectIdentifier: Set<Int>] = [:]
-    /// Values before this event, per updated object.
-    var oldValues: [ObjectIdentifier: [Int: Slot]] = [:]
-    /// Merges and saves also name objects by ID, including objects not registered here.
-    var insertedIDs: Set<ManagedObjectID> = []
-    var updatedIDs: Set<ManagedObjectID> = []
-    var deletedIDs: Set<ManagedObjectID> = []
-    var changedKeysByID: [ManagedObjectID: Set<String>] = [:]
-    /// For objects-did-change: the changes were made by merging another context's save, which
-    /// observers hear about again, by ID, in the did-merge event that follows.
-    var causedByMerge = false
-    /// For did-merge and did-save: the save, with snapshots of new values and pre-images.
-    var savedChanges: SavedChanges?
-    /// Temporary IDs that became permanent (a save, or obtainPermanentIDs). Observers only: no
-    /// notification is posted for this.
-    var permanentIDs = IDMapping()
-
-    init(kind: ContextChanges.Kind) {
-        self.kind = kind
-    }
-
-    /// The keys changed for `object` in this event.
-    func changedKeys(of object: ManagedObject) -> Set<String> {
-        if let slots = changedSlots[ObjectIdentifier(object)] {
-            return Set(slots.map { object.entity.slots[$0].name })
-        }
-        return changedKeysByID[object.objectID] ?? []
-    }
-
-    var changes: ContextChanges {
-        var keys = changedKeysByID
-        for object in updated.union(refreshed) {
-            let objectKeys = changedKeys(of: object)
-            if !objectKeys.isEmpty { keys[object.objectID, default: []].formUnion(objectKeys) }
-        }
-        return ContextChanges(kind: kind, invalidatedAll: invalidatedAll, changedKeys: keys, ids: ChangedIDs([
-            Self.ids(of: inserted, adding: insertedIDs), Self.ids(of: updated, adding: updatedIDs),
-            Self.ids(of: deleted, adding: deletedIDs), Self.ids(of: refreshed, adding: []), Self.ids(of: invalidated, adding: []),
-        ]))
-    }
-
-    /// The objects' IDs and `ids`, in a list sized once for all of them.
-    private static func ids(of objects: Set<ManagedObject>, adding ids: Set<ManagedObjectID>) -> [ManagedObjectID] {
-        var result: [ManagedObjectID] = []
-        result.reserveCapacity(ids.count + objects.count)
-        result.append(contentsOf: ids)
-        for object in objects { result.append(object.objectID) }
-        return result
     }
 }
 

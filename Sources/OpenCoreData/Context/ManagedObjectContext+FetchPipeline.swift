@@ -18,7 +18,7 @@ extension ManagedObjectContext {
         var needsWindow = changes != nil
         if let residual = result.residual {
             let evaluator = PredicateEvaluator()
-            result.rows = result.rows.filter { evaluator.evaluate(residual, on: object(for: $0, asFault: true)) }
+            result.rows = try result.rows.filter { try evaluator.evaluate(residual, on: object(for: $0, asFault: true)) }
             result.ids = result.rows.map(\.objectID)
             result.residual = nil
             needsWindow = true
@@ -102,7 +102,7 @@ extension ManagedObjectContext {
     private func merge(_ changes: FetchChanges, into result: StoreFetchResult, plan: StoreFetch) throws -> StoreFetchResult {
         var rows = result.rows.filter { !changes.replaced.contains($0.objectID) }
         let evaluator = PredicateEvaluator()
-        for candidate in changes.candidates where plan.predicate.map({ evaluator.evaluate($0, on: candidate) }) ?? true {
+        for candidate in changes.candidates where try plan.predicate.map({ try evaluator.evaluate($0, on: candidate) }) ?? true {
             let snapshot = candidate.currentSnapshot()
             let index = rows.partitioningIndex { !precedes($0, snapshot, candidate: candidate, by: plan.sortKeys) }
             rows.insert(snapshot, at: index)

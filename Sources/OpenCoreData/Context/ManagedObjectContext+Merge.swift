@@ -63,12 +63,7 @@ extension ManagedObjectContext {
         // This context's own changes are reported on their own first, so that observers can tell
         // them from what the merge changes.
         processPendingChanges()
-        var event = ContextEvent(kind: .didMerge)
-        event.savedChanges = changes
-        event.insertedIDs = Set(changes.inserted.map(\.objectID))
-        event.updatedIDs = Set(changes.updated.map(\.objectID) + extraUpdated)
-        event.deletedIDs = Set(changes.deleted)
-        event.changedKeysByID = changes.changedKeys
+        var event = ContextEvent.DidMerge(merging: changes, alsoUpdated: extraUpdated)
 
         for id in changes.deleted {
             guard let object = registeredObject(for: id) else { continue }
@@ -83,7 +78,7 @@ extension ManagedObjectContext {
         mergeToManyChanges(changes.toManyChanges)
         pendingChangesComeFromMerge = !pending.isEmpty
         processPendingChanges()
-        deliver(event)
+        deliver(.didMerge(event))
         notifyChildren(of: changes, except: nil)
     }
 

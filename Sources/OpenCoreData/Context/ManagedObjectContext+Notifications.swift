@@ -64,32 +64,34 @@ extension ManagedObjectContext {
             if !ids.isEmpty { info[key.rawValue] = ids }
         }
         let name: Notification.Name
-        switch event.kind {
-        case .objectsDidChange:
+        switch event {
+        case .objectsDidChange(let change):
             name = Self.didChangeObjectsNotification
-            put(event.inserted, .insertedObjects)
-            put(event.updated, .updatedObjects)
-            put(event.deleted, .deletedObjects)
-            put(event.refreshed, .refreshedObjects)
-            put(event.invalidated, .invalidatedObjects)
-            if event.invalidatedAll { info[Key.invalidatedAllObjects.rawValue] = true }
+            put(change.inserted, .insertedObjects)
+            put(change.updated, .updatedObjects)
+            put(change.deleted, .deletedObjects)
+            put(change.refreshed, .refreshedObjects)
+            put(change.invalidated, .invalidatedObjects)
+            if change.invalidatedAll { info[Key.invalidatedAllObjects.rawValue] = true }
         case .willSave:
             name = Self.willSaveObjectsNotification
-        case .didSave:
+        case .didSave(let save):
             name = Self.didSaveObjectsNotification
-            put(event.inserted, .insertedObjects)
-            put(event.updated, .updatedObjects)
-            put(event.deleted, .deletedObjects)
-            if let savedChanges = event.savedChanges { info[Key.savedChanges.rawValue] = savedChanges }
+            put(save.inserted, .insertedObjects)
+            put(save.updated, .updatedObjects)
+            put(save.deleted, .deletedObjects)
+            info[Key.savedChanges.rawValue] = save.saved
         case .didMerge:
             name = Self.didMergeChangesObjectIDsNotification
             put(changes.inserted, .insertedObjectIDs)
             put(changes.updated, .updatedObjectIDs)
             put(changes.deleted, .deletedObjectIDs)
             put(changes.refreshed, .refreshedObjectIDs)
+        case .objectIDsDidChange:
+            return
         }
         NotificationCenter.default.post(name: name, object: self, userInfo: info)
-        if event.kind == .didSave {
+        if case .didSave = event {
             var idInfo: [AnyHashable: Any] = [:]
             if !changes.inserted.isEmpty { idInfo[Key.insertedObjectIDs.rawValue] = changes.inserted }
             if !changes.updated.isEmpty { idInfo[Key.updatedObjectIDs.rawValue] = changes.updated }

@@ -58,9 +58,7 @@ extension ManagedObjectContext {
 
     /// Tells the context's observers (fetched results controllers) that objects changed IDs.
     private func report(_ mapping: IDMapping) {
-        var event = ContextEvent(kind: .objectsDidChange)
-        event.permanentIDs = mapping
-        deliverToObservers(event)
+        deliverToObservers(.objectIDsDidChange(mapping))
     }
 
     /// Every context below this one: children, their children, and so on.

@@ -89,8 +89,8 @@ extension ManagedObjectContext {
         deletedSet.removeAll()
         changedSet.removeAll()
         pending = PendingEvent()
-        var event = ContextEvent(kind: .objectsDidChange)
+        var event = ContextEvent.ObjectsDidChange()
         event.invalidatedAll = true
-        deliver(event)
+        deliver(.objectsDidChange(event))
     }
 }

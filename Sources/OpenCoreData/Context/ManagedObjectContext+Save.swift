@@ -17,15 +17,16 @@ extension ManagedObjectContext {
     /// - Throws: ``ValidationError`` listing every object and key that breaks the model's rules
     ///   (or whose `willSave()` keeps changing it); ``ObjectGraphError/mergeConflict`` when rows
     ///   changed in the store since they were read and the ``mergePolicy`` is
+    ///   ``MergePolicy/error``; ``ObjectGraphError/constraintConflict`` when objects break a
+    ///   uniqueness constraint (see ``EntityDescription/uniquenessConstraints``) and the policy is
     ///   ``MergePolicy/error``; ``PersistentStoreError`` when the store cannot write. In every
     ///   case nothing was written and the context keeps its changes.
     public func save() throws {
         assertOnQueue()
         processPendingChanges()
         guard hasChanges else { return }
-        let willSave = ContextEvent(kind: .willSave)
-        deliver(willSave)
-        try runWillSaveHooks(during: willSave)
+        deliver(.willSave)
+        try runWillSaveHooks()
         try validateForSave()
         switch parentStore {
         case .coordinator(let coordinator):
@@ -42,10 +43,10 @@ extension ManagedObjectContext {
 
     /// Calls `willSave()` on every object with changes, then on the objects those calls changed
     /// (inserted, updated or deleted, delete rules included), until a round changes nothing.
-    private func runWillSaveHooks(during event: ContextEvent) throws {
+    private func runWillSaveHooks() throws {
         var changedByHooks: [ManagedObject] = []
-        let token = addObserver { change in
-            guard change.kind == .objectsDidChange else { return }
+        let token = addObserver { event in
+            guard case .objectsDidChange(let change) = event else { return }
             changedByHooks += change.inserted
             changedByHooks += change.updated
             changedByHooks += change.deleted
@@ -55,7 +56,7 @@ extension ManagedObjectContext {
         for round in 1... {
             changedByHooks = []
             let previous = deliveringEvent
-            deliveringEvent = event
+            deliveringEvent = .willSave
             for object in objects { object.willSave() }
             deliveringEvent = previous
             processPendingChanges()
@@ -90,19 +91,28 @@ extension ManagedObjectContext {
             var attempt = 0
             while true {
                 attempt += 1
+                // Objects of this save claiming the same constrained values are found here, in
+                // memory; the store finds those that stored rows already hold.
+                if let conflicts = constraintConflictsInMemory(), !conflicts.isEmpty {
+                    try resolveConstraintConflicts(conflicts, attempt: attempt)
+                    continue
+                }
                 let request = makeSaveRequest()
                 if request.isEmpty { return nil }
                 switch try coordinator.save(request) {
-                case .committed(let permanentIDs, let preImages, _):
+                case .committed(let permanentIDs, let preImages, let generations, _):
                     bumpVersionsOfSavedObjects()
                     let inserted = insertedSet.orderedByID
                     var saved = collectSavedChanges(inserted: inserted, writtenRows: request.inserted, permanentIDs: permanentIDs)
                     saved.permanentIDs = permanentIDs
                     saved.preImages = preImages
+                    saved.storeGenerations = generations
                     coordinator.announce(saved)
                     return (saved, permanentIDs, inserted)
                 case .conflicts(let conflicts):
                     try resolveConflicts(conflicts, attempt: attempt)
+                case .constraintConflicts(let conflicts):
+                    try resolveConstraintConflicts(constraintConflictGroups(conflicts), attempt: attempt)
                 }
             }
         }
@@ -204,12 +214,10 @@ extension ManagedObjectContext {
             let changed = changedSet.orderedByID.filter { !$0.isDeleted }
             let updated = changed.filter(\.hasPropertyChanges)
             let deleted = deletedSet.orderedByID
-            var event = ContextEvent(kind: .didSave)
-            event.savedChanges = saved
-            event.inserted = insertedSet.members
-            event.updated = Set(updated)
-            event.deleted = deletedSet.members
-            for object in updated { event.oldValues[ObjectIdentifier(object)] = object.valuesBeforeChanges }
+            var save = ContextEvent.DidSave(inserted: insertedSet.members, updated: Set(updated), deleted: deletedSet.members,
+                                            saved: saved)
+            for object in updated { save.oldValues[ObjectIdentifier(object)] = object.valuesBeforeChanges }
+            let event = ContextEvent.didSave(save)
             for object in inserted {
                 object.state.isInserted = false
                 object.state.isInsertedBySave = true

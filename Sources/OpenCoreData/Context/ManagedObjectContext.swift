@@ -91,7 +91,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The current event, reported by the next processPendingChanges.
     var pending = PendingEvent()
     var isProcessingPendingChanges = false
-    /// Whether the pending changes were made by merging a save (see ContextEvent.causedByMerge).
+    /// Whether the pending changes were made by merging a save (see
+    /// ContextEvent.ObjectsDidChange.causedByMerge).
     var pendingChangesComeFromMerge = false
     var processingScheduled = false
     var performDepth = 0

@@ -16,6 +16,9 @@ package struct SavedChanges: Sendable {
     package var permanentIDs = IDMapping()
     /// The context that saved, which does not merge its own save.
     package var source: ObjectIdentifier?
+    /// The store generations around the commit that wrote these changes; nil when they were not
+    /// committed to a store (a child context's save into its parent).
+    package var storeGenerations: CommitGenerations?
 
     package var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 }

@@ -30,9 +30,11 @@ open class PersistentContainer: @unchecked Sendable {
     /// Creates a container for a model.
     ///
     /// - Parameters:
-    ///   - name: The container's name, used for the default store file.
+    ///   - name: The container's name, used for the default store file, and the model's
+    ///     ``ManagedObjectModel/name`` when it has none (and no coordinator used it yet).
     ///   - model: The model of the store's objects.
     public init(name: String, managedObjectModel model: ManagedObjectModel) {
+        if model.name == nil, !model.isCompiled { model.name = name }
         self.name = name
         self.managedObjectModel = model
         self.persistentStoreCoordinator = PersistentStoreCoordinator(managedObjectModel: model)

@@ -4,6 +4,15 @@ public import Foundation
 public let SQLiteStoreType = "SQLite"
 public let InMemoryStoreType = "InMemory"
 
+/// The store option of ``PersistentStoreDescription/shouldMigrateStoreAutomatically``: Core Data's
+/// `NSMigratePersistentStoresAutomaticallyOption`, with its value.
+public let MigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
+/// The store option of ``PersistentStoreDescription/shouldInferMappingModelAutomatically``: Core
+/// Data's `NSInferMappingModelAutomaticallyOption`, with its value.
+public let InferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
+/// The store option of ``PersistentStoreDescription/shouldMigrateStoreOfAnotherModel``.
+public let MigrateStoreOfAnotherModelOption = "OCDMigrateStoreOfAnotherModelOption"
+
 /// A loaded store: Core Data's `NSPersistentStore`. Create one with
 /// ``PersistentStoreCoordinator/addPersistentStore(type:configuration:at:options:)`` or a
 /// ``PersistentContainer``.

@@ -41,7 +41,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///   - type: ``PersistentStore/StoreType/sqlite`` or ``PersistentStore/StoreType/inMemory``.
     ///   - configuration: Must be nil or `"Default"`.
     ///   - url: The SQLite file; ignored for in-memory stores.
-    ///   - options: Store options; see ``PersistentStoreDescription``.
+    ///   - options: Store options; see ``PersistentStoreDescription``. As in Core Data, a store
+    ///     that needs migrating is migrated only when the options say so: pass
+    ///     ``MigratePersistentStoresAutomaticallyOption`` and ``InferMappingModelAutomaticallyOption``
+    ///     as true.
     /// - Returns: The loaded store.
     /// - Throws: ``ModelError`` if the model is invalid; ``PersistentStoreError`` if the store cannot be
     ///   opened, is not a database, or was made by an incompatible model.
@@ -52,6 +55,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         description.type = type.rawValue
         description.url = url
         description.configuration = configuration
+        // Core Data migrates a store added this way only when the options ask for it.
+        description.shouldMigrateStoreAutomatically = false
+        description.shouldInferMappingModelAutomatically = false
         for (key, value) in options ?? [:] { description.setOption(value, forKey: key) }
         return try addPersistentStore(with: description)
     }
@@ -74,6 +80,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     @discardableResult
     public func addPersistentStore(with description: PersistentStoreDescription) throws -> PersistentStore {
         try managedObjectModel.compile()
+        // The SQLite store's naming rules hold for every store, so that a model that works in
+        // memory also works in a file.
+        try SQLiteSchema.validate(managedObjectModel)
         if let configuration = description.configuration, configuration != "Default" {
             throw PersistentStoreError(PersistentStoreError.unsupportedConfiguration, "model configurations are not supported (asked for '\(configuration)')")
         }

@@ -27,6 +27,9 @@ public struct ModelError: CoreDataCodedError {
     public static let invalidIndex = CoreDataErrorCode(140007, "invalidIndex")
     /// A `@Managed` declaration or class cannot be turned into an entity.
     public static let invalidDeclaration = CoreDataErrorCode(140008, "invalidDeclaration")
+    /// A uniqueness constraint is empty, or names a property that cannot be constrained (unknown,
+    /// to-many, transient) or the same property twice.
+    public static let invalidConstraint = CoreDataErrorCode(140009, "invalidConstraint")
 
     init(_ code: CoreDataErrorCode, _ message: String) {
         self.code = code

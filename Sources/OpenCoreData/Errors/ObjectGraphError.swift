@@ -7,10 +7,14 @@ public struct ObjectGraphError: CoreDataCodedError {
     public let message: String
     /// The conflicts, for ``mergeConflict``.
     public let conflicts: [MergeConflict]
+    /// The uniqueness constraint conflicts, for ``constraintConflict`` (Core Data's
+    /// `conflictList`).
+    public let constraintConflicts: [ConstraintConflict]
 
     public var description: String {
-        guard !conflicts.isEmpty else { return message }
-        return message + "\n" + conflicts.map { "  - \($0)" }.joined(separator: "\n")
+        let lines = conflicts.map(\.description) + constraintConflicts.map(\.description)
+        guard !lines.isEmpty else { return message }
+        return message + "\n" + lines.map { "  - \($0)" }.joined(separator: "\n")
     }
 
     /// No entity of that name in the model.
@@ -24,6 +28,11 @@ public struct ObjectGraphError: CoreDataCodedError {
     /// Objects changed in the store since this context read them, and the merge policy is
     /// ``MergePolicy/error``. ``conflicts`` lists them; nothing was saved.
     public static let mergeConflict = CoreDataErrorCode(133020, "mergeConflict")
+    /// Objects of a save break a uniqueness constraint and the merge policy is
+    /// ``MergePolicy/error`` (Core Data's `NSManagedObjectConstraintMergeError`).
+    /// ``constraintConflicts`` lists them with the values they share; nothing was saved, and the
+    /// context keeps its changes.
+    public static let constraintConflict = CoreDataErrorCode(133021, "constraintConflict")
     /// The entity is abstract and cannot have objects of its own.
     public static let abstractEntity = CoreDataErrorCode(140103, "abstractEntity")
     /// A fetch request whose Swift result type cannot hold what its `resultType` returns
@@ -32,9 +41,11 @@ public struct ObjectGraphError: CoreDataCodedError {
     /// A URI or object ID that does not name an object of this coordinator.
     public static let invalidObjectID = CoreDataErrorCode(140104, "invalidObjectID")
 
-    init(_ code: CoreDataErrorCode, _ message: String, conflicts: [MergeConflict] = []) {
+    init(_ code: CoreDataErrorCode, _ message: String, conflicts: [MergeConflict] = [],
+         constraintConflicts: [ConstraintConflict] = []) {
         self.code = code
         self.message = message
         self.conflicts = conflicts
+        self.constraintConflicts = constraintConflicts
     }
 }

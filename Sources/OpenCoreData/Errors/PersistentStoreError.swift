@@ -24,8 +24,10 @@ public struct PersistentStoreError: CoreDataCodedError {
     public static let invalidStoreFile = CoreDataErrorCode(134000, "invalidStoreFile")
     /// The store could not be opened: a missing or read-only directory, no permission.
     public static let cannotOpen = CoreDataErrorCode(134080, "cannotOpen")
-    /// The store was made by a model this one cannot migrate from automatically; the message
-    /// lists the differences.
+    /// The store was made by a model this one cannot migrate from automatically: another model
+    /// (see ``PersistentStoreDescription/shouldMigrateStoreOfAnotherModel``), a later version of
+    /// this one, one whose differences no lightweight migration can make, or migration is turned
+    /// off. The message names both models and lists the differences.
     public static let incompatibleModel = CoreDataErrorCode(134100, "incompatibleModel")
     /// The store file is damaged.
     public static let corruptStore = CoreDataErrorCode(259, "corruptStore")
@@ -37,6 +39,12 @@ public struct PersistentStoreError: CoreDataCodedError {
     public static let saveFailed = CoreDataErrorCode(134030, "saveFailed")
     /// The operation needs a loaded store and there is none, or the store was removed.
     public static let noStore = CoreDataErrorCode(134070, "noStore")
+    /// A write would break a uniqueness constraint that the store's unique index enforces (a
+    /// write that no merge policy resolves, such as SQL run on the store by another program).
+    public static let constraintViolation = CoreDataErrorCode(1551, "constraintViolation")
+    /// Opening the store would add a uniqueness constraint that stored rows already break; the
+    /// message names the constraint and a duplicated value. Nothing was changed.
+    public static let migrationConstraintViolation = CoreDataErrorCode(134111, "migrationConstraintViolation")
     /// Another SQLite failure, with ``sqliteCode`` set.
     public static let sqliteError = CoreDataErrorCode(134180, "sqliteError")
 

@@ -18,12 +18,21 @@ extension AnyFetchedResultsController {
         var catchUpScheduled = false
 
         mutating func note(_ event: ContextEvent) {
-            missedEverything = missedEverything || event.invalidatedAll
-            for object in event.updated { missedObjects.insert(object.objectID) }
-            for object in event.refreshed { missedObjects.insert(object.objectID) }
-            for object in event.invalidated { missedObjects.insert(object.objectID) }
-            missedObjects.formUnion(event.updatedIDs)
-            missedObjects.formUnion(event.changedKeysByID.keys)
+            switch event {
+            case .objectsDidChange(let change):
+                missedEverything = missedEverything || change.invalidatedAll
+                for object in change.updated { missedObjects.insert(object.objectID) }
+                for object in change.refreshed { missedObjects.insert(object.objectID) }
+                for object in change.invalidated { missedObjects.insert(object.objectID) }
+            case .didSave(let save):
+                for object in save.updated { missedObjects.insert(object.objectID) }
+            case .didMerge(let merge):
+                for object in merge.refreshed { missedObjects.insert(object.objectID) }
+                missedObjects.formUnion(merge.updated)
+                missedObjects.formUnion(merge.changedKeys.keys)
+            case .willSave, .objectIDsDidChange:
+                break
+            }
         }
     }
 
@@ -93,8 +102,8 @@ extension AnyFetchedResultsController {
     /// A new engine on a fresh fetch of the request as it is now, as ``performFetch()`` makes.
     private func freshEngine(coding: RowKeyCoding) throws -> (engine: FetchedResultsEngine, objects: ResultObjects) {
         let configuration = try FetchedResultsConfiguration(request: currentRequest(), sectionNameKeyPath: sectionNameKeyPath,
-                                                            context: managedObjectContext)
+                                                            source: source)
         let engine = makeEngine(configuration, coding: coding, index: try fetchIndex(configuration, coding: coding))
-        return (engine, ResultObjects(context: managedObjectContext, coding: coding, configuration: configuration))
+        return (engine, ResultObjects(source: source, coding: coding, configuration: configuration))
     }
 }

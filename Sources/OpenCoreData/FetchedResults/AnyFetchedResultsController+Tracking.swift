@@ -32,9 +32,9 @@ extension AnyFetchedResultsController {
     func updateTracking() {
         let wantsTracking = delegateForm != .none || hasSubscribers
         if wantsTracking, observerToken == nil {
-            observerToken = managedObjectContext.addObserver { [weak self] event in self?.contextDidChange(event) }
+            observerToken = source.observe { [weak self] event in self?.contextDidChange(event) }
         } else if !wantsTracking, let observerToken {
-            managedObjectContext.removeObserver(observerToken)
+            source.stopObserving(observerToken)
             self.observerToken = nil
         }
     }
@@ -62,6 +62,7 @@ extension AnyFetchedResultsController {
 
     private func process(_ event: ContextEvent) {
         guard let engine else { return }
+        followCommit(of: event)
         if staleness != nil {
             // Behind since a batch failed: a fresh fetch covers this event too.
             staleness?.note(event)

@@ -12,6 +12,8 @@ open class AnyFetchedResultsController: @unchecked Sendable {
     public let sectionNameKeyPath: String?
     /// The name of the on-disk cache of the sections; nil for none.
     public let cacheName: String?
+    /// What the controller reads of its context beyond the public API.
+    let source: ResultsSource
 
     /// Receives the controller's changes; held weakly. Setting it turns change tracking on (or
     /// off, for nil) from now on: changes made while it was nil are not replayed, so call
@@ -32,6 +34,8 @@ open class AnyFetchedResultsController: @unchecked Sendable {
     var isDeliveringChanges = false
     /// Set when a change batch failed, until a fresh fetch catches up (see +Recovery).
     var staleness: Staleness?
+    /// The store generation the rows match, for the section cache (see +Cache).
+    var generationTrail = StoreGenerationTrail(generation: nil)
     var changeSubscribers: [UUID: AsyncStream<FetchedResultsChanges>.Continuation] = [:]
     var snapshotSubscribers: [UUID: AsyncStream<FetchedResultsSnapshot>.Continuation] = [:]
     var failureSubscribers: [UUID: AsyncStream<FetchedResultsError>.Continuation] = [:]
@@ -39,14 +43,15 @@ open class AnyFetchedResultsController: @unchecked Sendable {
 
     init(context: ManagedObjectContext, sectionNameKeyPath: String?, cacheName: String?) {
         managedObjectContext = context
+        source = ResultsSource(context: context)
         self.sectionNameKeyPath = sectionNameKeyPath
         self.cacheName = cacheName
     }
 
     deinit {
         if let observerToken {
-            let context = managedObjectContext
-            context.perform { context.removeObserver(observerToken) }
+            let source = source
+            source.context.perform { source.stopObserving(observerToken) }
         }
         subscriberLock.withLock {
             for continuation in changeSubscribers.values { continuation.finish() }
@@ -76,7 +81,7 @@ open class AnyFetchedResultsController: @unchecked Sendable {
     ///   from a delegate callback; and the errors of ``ManagedObjectContext/fetch(_:)``. After an
     ///   error the controller has no results.
     public func performFetch() throws {
-        managedObjectContext.assertOnQueue()
+        source.assertOnQueue()
         guard !isDeliveringChanges else {
             throw FetchedResultsError(FetchedResultsError.fetchDuringChangeDelivery,
                                       "performFetch() was called while the controller was reporting changes; call it after controllerDidChangeContent returns")
@@ -92,14 +97,13 @@ open class AnyFetchedResultsController: @unchecked Sendable {
                 return
             }
             let configuration = try FetchedResultsConfiguration(request: request, sectionNameKeyPath: sectionNameKeyPath,
-                                                                context: managedObjectContext)
-            let coding = RowKeyCoding(entities: configuration.plan.entities,
-                                      storeIdentifier: try managedObjectContext.persistentStoreCoordinator?.store().identifier ?? "")
+                                                                source: source)
+            let coding = RowKeyCoding(entities: configuration.plan.entities, storeIdentifier: try source.storeIdentifier())
             let restored = try cacheName.flatMap { try restoreFromCache(named: $0, configuration: configuration, coding: coding) }
             let index = try restored ?? fetchIndex(configuration, coding: coding)
             engine = makeEngine(configuration, coding: coding, index: index)
             if restored == nil { writeCacheIfTracking() }
-            objects = ResultObjects(context: managedObjectContext, coding: coding, configuration: configuration)
+            objects = ResultObjects(source: source, coding: coding, configuration: configuration)
         } catch {
             engine = nil
             objects = nil
@@ -111,12 +115,15 @@ open class AnyFetchedResultsController: @unchecked Sendable {
 
     /// The results' rows, fetched.
     func fetchIndex(_ configuration: FetchedResultsConfiguration, coding: RowKeyCoding) throws -> ResultIndex {
-        try InitialFetch(configuration: configuration, context: managedObjectContext, coding: coding,
-                         indexTitle: { [unowned self] in resolvedIndexTitle(forSectionName: $0) }).run()
+        let generation = generationBeforeFetching()
+        let index = try InitialFetch(configuration: configuration, source: source, coding: coding,
+                                     indexTitle: { [unowned self] in resolvedIndexTitle(forSectionName: $0) }).run()
+        generationTrail = StoreGenerationTrail(generation: generation)
+        return index
     }
 
     func makeEngine(_ configuration: FetchedResultsConfiguration, coding: RowKeyCoding, index: ResultIndex) -> FetchedResultsEngine {
-        FetchedResultsEngine(configuration: configuration, context: managedObjectContext, coding: coding,
+        FetchedResultsEngine(configuration: configuration, source: source, coding: coding,
                              index: rowChunkLength == RowList.standardMaximumChunkLength ? index : index.rechunked(toLength: rowChunkLength))
     }
 
@@ -170,7 +177,7 @@ open class AnyFetchedResultsController: @unchecked Sendable {
     /// The sections, in order; nil before ``performFetch()``. Each read returns new values that
     /// later changes do not alter.
     public var sections: [any FetchedResultsSectionInfo]? {
-        managedObjectContext.assertOnQueue()
+        source.assertOnQueue()
         guard let index = currentIndex else { return nil }
         return index.sections.indices.map { sectionInfo(at: $0, in: index) }
     }
@@ -228,7 +235,7 @@ open class AnyFetchedResultsController: @unchecked Sendable {
     // MARK: Objects
 
     func anyObject(at indexPath: IndexPath) -> Any {
-        managedObjectContext.assertOnQueue()
+        source.assertOnQueue()
         guard let index = currentIndex else { preconditionFailure("cannot access fetched objects before -performFetch:") }
         precondition(indexPath.count == 2, "an index path for a fetched results controller has a section and a row")
         precondition(index.sections.indices.contains(indexPath.section), "no section at index \(indexPath.section)")
@@ -238,7 +245,7 @@ open class AnyFetchedResultsController: @unchecked Sendable {
     }
 
     func anyIndexPath(forObjectID id: ManagedObjectID, object: ManagedObject?) -> IndexPath? {
-        managedObjectContext.assertOnQueue()
+        source.assertOnQueue()
         guard let engine, let position = engine.position(of: id, object: object) else { return nil }
         let path = engine.index.path(ofPosition: position)
         return IndexPath(row: path.row, section: path.section)
@@ -255,6 +262,11 @@ open class AnyFetchedResultsController: @unchecked Sendable {
 
     /// Removes the on-disk cache with this name, or every cache for nil. Live controllers keep
     /// their results.
+    ///
+    /// Only cache files are deleted: a cache's `sectionInfo` file (and temporary files of writes
+    /// that stopped midway), then its directory if that leaves it empty; with nil, those of every
+    /// cache in ``cacheDirectory``, then the directory if that leaves it empty. Other files there,
+    /// and symbolic links (which are never followed), are left alone.
     public class func deleteCache(withName name: String?) {
         SectionCaches.writer().remove(cacheName: name)
     }

@@ -56,7 +56,7 @@ public final class FetchedResultsController<ResultType: FetchRequestResult>: Any
     /// ``AnyFetchedResultsController/performFetch()``. The collection is a snapshot: later changes
     /// do not alter it. Objects are created when read and load their values a batch at a time.
     public var fetchedObjects: FetchedObjects<ResultType>? {
-        managedObjectContext.assertOnQueue()
+        source.assertOnQueue()
         return currentIndex.map { FetchedObjects(controller: self, index: $0) }
     }
 

@@ -38,12 +38,15 @@ struct PersistentHistoryFilter {
     var needsChanges: Bool { target == .changes || predicate != nil }
 
     /// The transactions selected, each with the changes it is returned with.
-    func select(_ records: [HistoryTransactionRecord], storeID: String) -> [HistoryTransactionRecord] {
+    ///
+    /// - Throws: ``FetchRequestError`` when the predicate cannot be evaluated (a `MATCHES` past
+    ///   its step limit).
+    func select(_ records: [HistoryTransactionRecord], storeID: String) throws -> [HistoryTransactionRecord] {
         let evaluator = PredicateEvaluator()
         switch target {
         case .transactions:
-            let matching = records.filter { record in
-                predicate.map { evaluator.evaluate($0, on: HistoryTransactionSubject(record: record, storeID: storeID)) } ?? true
+            let matching = try records.filter { record in
+                try predicate.map { try evaluator.evaluate($0, on: HistoryTransactionSubject(record: record, storeID: storeID)) } ?? true
             }
             return Array(window(matching))
         case .changes:
@@ -55,7 +58,7 @@ struct PersistentHistoryFilter {
                 var selected = record
                 selected.changes = []
                 for change in record.changes where limit == 0 || kept < limit {
-                    guard predicate.map({ evaluator.evaluate($0, on: HistoryChangeSubject(record: change, transaction: subject)) }) ?? true else { continue }
+                    guard try predicate.map({ try evaluator.evaluate($0, on: HistoryChangeSubject(record: change, transaction: subject)) }) ?? true else { continue }
                     if skipped < offset {
                         skipped += 1
                         continue

@@ -68,7 +68,7 @@ extension PersistentStoreCoordinator {
             let filter = try PersistentHistoryFilter(request.fetchRequest)
             let includingChanges = filter.needsChanges || ![.transactionsOnly, .statusOnly].contains(request.resultType)
             let records = try backend.fetchHistory(from: start, includingChanges: includingChanges)
-            let selected = filter.select(records, storeID: store.identifier)
+            let selected = try filter.select(records, storeID: store.identifier)
             return PersistentHistoryResult(resultType: request.resultType,
                                            result: Self.result(of: selected, as: request.resultType, counting: filter.target, storeID: store.identifier))
         case .delete(let cutoff):

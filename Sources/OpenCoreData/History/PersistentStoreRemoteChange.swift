@@ -113,7 +113,7 @@ extension PersistentStoreCoordinator {
 
     /// A save committed to `store`.
     func storeDidCommit(_ store: PersistentStore, _ outcome: SaveOutcome) {
-        guard case .committed(_, _, let token) = outcome else { return }
+        guard case .committed(_, _, _, let token) = outcome else { return }
         RemoteChangeCenter.shared.storeDidCommit(store.identifier, historyToken: token)
     }
 }

@@ -58,6 +58,29 @@ public final class EntityDescription: @unchecked Sendable, Hashable, CustomStrin
         willSet { checkMutable() }
     }
 
+    /// Groups of properties whose values, taken together, no two objects of this entity (or of
+    /// its subentities) may share: Core Data's `uniquenessConstraints`, each inner array naming
+    /// attributes or to-one relationships of the entity or its superentities.
+    ///
+    /// ```swift
+    /// team.uniquenessConstraints = [["teamName"], ["qualifyingZone", "rank"]]
+    /// ```
+    ///
+    /// The store keeps a unique index for each constraint, so that no write breaks it. A save that
+    /// would break one is a merge conflict that the saving context's
+    /// ``ManagedObjectContext/mergePolicy`` resolves: under ``MergePolicy/error`` it throws
+    /// ``ObjectGraphError/constraintConflict``; under the other policies the new object is folded
+    /// into the one that holds the values (see ``MergePolicy``). A nil value never conflicts.
+    /// A constraint declared by a superentity covers its subentities' objects as well.
+    ///
+    /// With `@Managed` classes, write `@Managed(unique: true)` for a one-attribute constraint
+    /// and override ``ManagedObject/uniquenessConstraints`` for compound ones. Adding or removing
+    /// a constraint migrates an existing store automatically; adding one fails to open a store
+    /// whose rows already break it, naming a duplicate.
+    public var uniquenessConstraints: [[String]] = [] {
+        willSet { checkMutable() }
+    }
+
     /// The model the entity belongs to.
     public internal(set) weak var managedObjectModel: ManagedObjectModel?
 
@@ -75,6 +98,8 @@ public final class EntityDescription: @unchecked Sendable, Hashable, CustomStrin
     unowned(unsafe) var rootEntity: EntityDescription! = nil
     /// This entity and every entity below it, this one first.
     var selfAndDescendants: [EntityDescription] = []
+    /// The uniqueness constraints covering the entity, inherited ones first.
+    var compiledConstraints: [UniquenessConstraint] = []
     var isCompiled = false
 
     /// What weak references to this entity refer to (see ``WeakEntityTarget``).

@@ -32,14 +32,18 @@ struct EntityReflector {
         }
 
         var properties: [PropertyDescription] = []
+        var uniqueDeclarations: [String] = []
         for (child, secondChild) in zip(prototype.children, secondPrototype.children) {
             guard let label = child.label, label.hasPrefix("_"),
                   let declaration = child.value as? any AnyManagedDeclaration else { continue }
             let name = String(label.dropFirst())
             let secondDefault = (secondChild.value as? any AnyManagedDeclaration)?.defaultStoredValue
             properties.append(try property(named: name, declaration, secondDefault: secondDefault, in: entity))
+            if declaration.declaration.isUnique { uniqueDeclarations.append(name) }
         }
         entity.properties = properties
+        entity.uniquenessConstraints = objectClass.uniquenessConstraints
+            + uniqueDeclarations.map { [$0] }
         return entity
     }
 

@@ -56,18 +56,26 @@ public struct Managed<Value: ManagedPropertyValue> {
     ///   - wrappedValue: The value new objects start with; a constant.
     ///   - indexed: Whether the store keeps an index on the attribute.
     ///   - transient: Whether the attribute lives only in memory and is never saved.
-    public init(wrappedValue: Value, indexed: Bool = false, transient: Bool = false) {
-        _declaration = _ManagedDeclaration(isIndexed: indexed, isTransient: transient)
+    ///   - unique: Whether no two objects of the entity may hold the same value: a uniqueness
+    ///     constraint on this attribute alone (see ``EntityDescription/uniquenessConstraints``).
+    public init(wrappedValue: Value, indexed: Bool = false, transient: Bool = false, unique: Bool = false) {
+        _declaration = _ManagedDeclaration(isIndexed: indexed, isTransient: transient, isUnique: unique)
         defaultValue = wrappedValue
     }
 
     /// Declares an attribute without a default value.
     ///
+    /// ```swift
+    /// @Managed(unique: true) var teamName: String   // one team per name
+    /// ```
+    ///
     /// - Parameters:
     ///   - indexed: Whether the store keeps an index on the attribute.
     ///   - transient: Whether the attribute lives only in memory and is never saved.
-    public init(indexed: Bool = false, transient: Bool = false) {
-        _declaration = _ManagedDeclaration(isIndexed: indexed, isTransient: transient)
+    ///   - unique: Whether no two objects of the entity may hold the same value: a uniqueness
+    ///     constraint on this attribute alone (see ``EntityDescription/uniquenessConstraints``).
+    public init(indexed: Bool = false, transient: Bool = false, unique: Bool = false) {
+        _declaration = _ManagedDeclaration(isIndexed: indexed, isTransient: transient, isUnique: unique)
         defaultValue = nil
     }
 
@@ -77,10 +85,14 @@ public struct Managed<Value: ManagedPropertyValue> {
     ///   - inverse: The name of the relationship at the destination that points back.
     ///   - deleteRule: What deleting this object does to the destination.
     ///   - isOptional: Whether the relationship may be nil when saved.
+    ///   - unique: Whether no two objects of the entity may point to the same destination: a
+    ///     uniqueness constraint on this relationship alone.
     public init<Destination: ManagedObject>(
-        inverse: StaticString? = nil, deleteRule: DeleteRule = .nullifyDeleteRule, isOptional: Bool = true
+        inverse: StaticString? = nil, deleteRule: DeleteRule = .nullifyDeleteRule, isOptional: Bool = true,
+        unique: Bool = false
     ) where Value == Destination? {
-        _declaration = _ManagedDeclaration(inverse: inverse, deleteRule: deleteRule, isOptional: isOptional)
+        _declaration = _ManagedDeclaration(isUnique: unique, inverse: inverse, deleteRule: deleteRule,
+                                           isOptional: isOptional)
         defaultValue = nil
     }
 
@@ -133,6 +145,7 @@ public typealias ManagedProperty<Value: ManagedPropertyValue> = Managed<Value>
 public struct _ManagedDeclaration {
     var isIndexed = false
     var isTransient = false
+    var isUnique = false
     var inverse: StaticString?
     var deleteRule: DeleteRule = .nullifyDeleteRule
     var isOptional = true

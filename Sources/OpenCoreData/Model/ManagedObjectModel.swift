@@ -24,6 +24,24 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         didSet { adopt(entities) }
     }
 
+    /// The model's name, which tells versions of this model from other models: Core Data names a
+    /// model by its file (`Library.momd`, versions inside). A store records the name of the model
+    /// that made it, and migrates automatically only for a model of the same name (a later
+    /// version of it); see ``PersistentStoreDescription/shouldMigrateStoreOfAnotherModel``.
+    ///
+    /// Nil by default; ``PersistentContainer/init(name:managedObjectModel:)`` gives an unnamed
+    /// model its own name, as Core Data's container loads the model of its name.
+    public var name: String? {
+        willSet { checkMutable() }
+    }
+
+    /// Identifiers of this version of the model, such as `["2"]`, as in Core Data: they do not
+    /// decide whether a store can be opened (its schema does), but a store records them, and
+    /// errors show them to say which versions made the store and opened it.
+    public var versionIdentifiers: Set<String> = [] {
+        willSet { checkMutable() }
+    }
+
     private let compilation = Locked<CompilationState>(.notCompiled)
     /// Set (under the lock) once compilation succeeds; read without locking afterwards.
     private(set) var isCompiled = false

@@ -24,6 +24,9 @@ struct ModelCompiler {
             }
             try checkIndexes(entity)
         }
+        for entity in orderedSupersFirst(entities) {
+            try compileConstraints(entity)
+        }
     }
 
     // MARK: Names
@@ -66,7 +69,7 @@ struct ModelCompiler {
         }
     }
 
-    private func orderedSupersFirst(_ entities: [EntityDescription]) -> [EntityDescription] {
+    func orderedSupersFirst(_ entities: [EntityDescription]) -> [EntityDescription] {
         func depth(_ entity: EntityDescription) -> Int {
             var depth = 0
             var current = entity.superentity

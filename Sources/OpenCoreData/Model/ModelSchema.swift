@@ -9,6 +9,10 @@ package struct ModelSchema: Codable, Equatable, Sendable {
         package var superentity: String?
         package var attributes: [Attribute]
         package var relationships: [Relationship]
+        /// The uniqueness constraints the entity declares (not inherited ones), by property
+        /// names; nil when it declares none, so that a model without constraints keeps the hash
+        /// it had before stores recorded them.
+        package var uniquenessConstraints: [[String]]? = nil
     }
 
     package struct Attribute: Codable, Equatable, Sendable {
@@ -45,8 +49,14 @@ package struct ModelSchema: Codable, Equatable, Sendable {
                     return Relationship(name: relationship.name, destination: relationship.destinationEntity?.entityName ?? "",
                                         isToMany: relationship.isToMany, isOptional: relationship.isOptional,
                                         storage: Self.storageName(relationship.storage))
-                })
+                },
+                uniquenessConstraints: Self.declaredConstraints(of: entity))
         }
+    }
+
+    private static func declaredConstraints(of entity: EntityDescription) -> [[String]]? {
+        let declared = entity.constraints.filter { $0.entity === entity }.map(\.names)
+        return declared.isEmpty ? nil : declared
     }
 
     private static func storageName(_ storage: RelationshipStorage) -> String {
@@ -84,6 +94,11 @@ package struct SchemaMigration: Sendable {
         case addRelationship(entity: String, relationship: String)
         /// An optional attribute became required with a default: stored nils take the default.
         case fillDefault(entity: String, attribute: String)
+        /// A uniqueness constraint was added: the store makes its unique index, and refuses to
+        /// open if stored rows already break it.
+        case addUniquenessConstraint(entity: String, properties: [String])
+        /// A uniqueness constraint was removed: the store drops its unique index.
+        case removeUniquenessConstraint(entity: String, properties: [String])
     }
 
     package var steps: [Step] = []
@@ -104,9 +119,26 @@ package struct SchemaMigration: Sendable {
             }
             compareAttributes(of: old, new)
             compareRelationships(of: old, new)
+            compareConstraints(of: old, new)
         }
         for new in current.entities where stored.entity(named: new.name) == nil {
             steps.append(.addEntity(new.name))
+            for properties in new.uniquenessConstraints ?? [] {
+                steps.append(.addUniquenessConstraint(entity: new.name, properties: properties))
+            }
+        }
+    }
+
+    /// Constraints are compared as sets of property names: reordering a constraint's names
+    /// changes nothing the store enforces.
+    private mutating func compareConstraints(of old: ModelSchema.Entity, _ new: ModelSchema.Entity) {
+        let before = (old.uniquenessConstraints ?? []).map(Set.init)
+        let after = (new.uniquenessConstraints ?? []).map(Set.init)
+        for properties in new.uniquenessConstraints ?? [] where !before.contains(Set(properties)) {
+            steps.append(.addUniquenessConstraint(entity: new.name, properties: properties))
+        }
+        for properties in old.uniquenessConstraints ?? [] where !after.contains(Set(properties)) {
+            steps.append(.removeUniquenessConstraint(entity: old.name, properties: properties))
         }
     }
 

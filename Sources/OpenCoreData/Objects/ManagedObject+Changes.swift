@@ -51,16 +51,17 @@ extension ManagedObject {
     public func changedValuesForCurrentEvent() -> [String: Any] {
         let oldValues: [Int: Slot]
         if let event = managedObjectContext?.deliveringEvent {
-            let reported = event.oldValues[ObjectIdentifier(self)]
-            switch event.kind {
+            switch event {
             case .willSave:
                 oldValues = state.isInserted ? allDefaults : (state.isDeleted ? [:] : valuesBeforeChanges)
-            case .didSave:
-                oldValues = event.inserted.contains(self) ? allDefaults : (reported ?? [:])
-            case _ where event.inserted.contains(self):
-                oldValues = (reported ?? [:]).merging(insertEventDefaults) { recorded, _ in recorded }
-            default:
-                oldValues = reported ?? eventValues
+            case .didSave(let save):
+                oldValues = save.inserted.contains(self) ? allDefaults : (save.oldValues[ObjectIdentifier(self)] ?? [:])
+            case .objectsDidChange(let change) where change.inserted.contains(self):
+                oldValues = (change.oldValues[ObjectIdentifier(self)] ?? [:]).merging(insertEventDefaults) { recorded, _ in recorded }
+            case .objectsDidChange(let change):
+                oldValues = change.oldValues[ObjectIdentifier(self)] ?? eventValues
+            case .didMerge, .objectIDsDidChange:
+                oldValues = eventValues
             }
         } else {
             oldValues = currentEventValues

@@ -32,10 +32,20 @@ extension ManagedObject {
 
     /// The value a slot had before the changes of the current event, if it changed in it.
     func eventValue(at slot: Int) -> Slot? {
-        if state.awaitsInsertEvent, slot < 64, insertEventChangedSlots & (1 << slot) != 0 {
-            return Self.defaultSlot(of: entity.slots[slot])
-        }
+        if changedBeforeInsertEvent(slot) { return Self.defaultSlot(of: entity.slots[slot]) }
         return eventValues[slot]
+    }
+
+    /// The value a slot had before an event being delivered, whose old values are `reported`:
+    /// those, over the changes made since the event.
+    func eventValue(at slot: Int, reported: [Int: Slot]) -> Slot? {
+        if !changedBeforeInsertEvent(slot), let value = reported[slot] { return value }
+        return eventValue(at: slot)
+    }
+
+    @inline(__always)
+    private func changedBeforeInsertEvent(_ slot: Int) -> Bool {
+        state.awaitsInsertEvent && slot < 64 && insertEventChangedSlots & (1 << slot) != 0
     }
 
     /// Every slot changed in the current event, with its value before.

@@ -121,6 +121,23 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// indexes can be declared with `@Managed(indexed: true)` instead.
     open class var fetchIndexes: [FetchIndexDescription] { [] }
 
+    /// Uniqueness constraints of the subclass's entity (see
+    /// ``EntityDescription/uniquenessConstraints``), each naming attributes or to-one
+    /// relationships whose values, together, no two objects may share. One-attribute
+    /// constraints can be declared with `@Managed(unique: true)` instead.
+    ///
+    /// ```swift
+    /// final class Fixture: ManagedObject {
+    ///     @Managed var homeTeam: String
+    ///     @Managed var kickoff: Date
+    ///     override class var uniquenessConstraints: [[String]] { [["homeTeam", "kickoff"]] }
+    /// }
+    /// ```
+    ///
+    /// A subclass inherits the constraints of its superclass's entity whether or not it
+    /// overrides this.
+    open class var uniquenessConstraints: [[String]] { [] }
+
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
     /// Identity, as Core Data's objects, which must not override it. Final, so that sets of
     /// objects hash them without a dynamic call.

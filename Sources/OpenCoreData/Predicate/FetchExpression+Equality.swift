@@ -69,15 +69,6 @@ extension FetchExpression.Node {
 }
 
 extension PropertyValue {
-    /// A NaN double, or a date whose time is NaN.
-    private var isNaN: Bool {
-        switch self {
-        case .double(let double): double.isNaN
-        case .date(let date): date.timeIntervalSinceReferenceDate.isNaN
-        default: false
-        }
-    }
-
     /// Equality of predicate constants: numbers (booleans included) by value, exactly; other
     /// values, decimals between themselves included, as they are. A NaN constant is the same
     /// constant as another NaN (it still equals no value when evaluated), so that a predicate

@@ -74,8 +74,9 @@ public struct FetchExpression: Sendable, Hashable, CustomStringConvertible {
 
 extension FetchExpression.Node {
     /// The expression for a value passed as a `%@` argument or to ``FetchExpression/constant(_:)``,
-    /// or nil if the value's type cannot appear in a predicate.
-    package static func constant(from value: Any?) -> FetchExpression.Node? {
+    /// or nil if the value's type cannot appear in a predicate (or it is a collection nested
+    /// deeper than ``FetchPredicate/maximumNestingDepth``).
+    package static func constant(from value: Any?, nesting: Int = 0) -> FetchExpression.Node? {
         guard let value = flattenOptional(value), !(value is NSNull) else { return .constant(.null) }
         // An NSNumber first, by what it holds: on Linux it also passes `as Bool` (0 and 1) and
         // `as Double` (every other number, rounding integers beyond 2^53).
@@ -103,9 +104,10 @@ extension FetchExpression.Node {
             // A dictionary stands for its values, as in Core Data's `IN %@`.
             return constant(from: Array(dictionary.values))
         case let sequence as any Sequence:
+            guard nesting < FetchPredicate.maximumNestingDepth else { return nil }
             var elements: [FetchExpression.Node] = []
             for element in sequence {
-                guard let node = constant(from: element) else { return nil }
+                guard let node = constant(from: element, nesting: nesting + 1) else { return nil }
                 elements.append(node)
             }
             return .list(elements)

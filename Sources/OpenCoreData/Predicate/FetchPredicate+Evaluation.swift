@@ -33,8 +33,9 @@ extension FetchPredicate {
             case let managed as ManagedObject:
                 return try predicate.matches(managed)
             case let value:
+                try predicate.checkDepth()
                 let resolved = try PredicateResolver(entity: nil).resolve(predicate.node)
-                return PredicateEvaluator().evaluate(resolved, onValue: PredicateEvaluator.value(of: value))
+                return try PredicateEvaluator().evaluate(resolved, onValue: PredicateEvaluator.value(of: value))
             }
         } catch {
             Log.context.error("predicate \(predicateFormat) cannot be evaluated: \(error)")
@@ -45,18 +46,21 @@ extension FetchPredicate {
     /// Checks that the predicate fits an entity: every key path names properties, every value
     /// fits what it is compared with, and no variable is left unbound.
     ///
-    /// - Throws: ``FetchRequestError`` naming the key path and entity.
+    /// - Throws: ``FetchRequestError`` naming the key path and entity, or
+    ///   ``FetchRequestError/predicateTooDeep`` for a predicate built deeper than
+    ///   ``maximumNestingDepth``.
     public func validate(for entity: EntityDescription) throws {
         _ = try resolved(for: entity)
     }
 
     func resolved(for entity: EntityDescription) throws -> ResolvedPredicate {
-        try PredicateResolver(entity: entity).resolve(node)
+        try checkDepth()
+        return try PredicateResolver(entity: entity).resolve(node)
     }
 
     /// Whether a managed object meets the predicate, or an error if the predicate does not fit
     /// the object's entity.
     func matches(_ object: ManagedObject) throws -> Bool {
-        PredicateEvaluator().evaluate(try resolved(for: object.entity), on: object)
+        try PredicateEvaluator().evaluate(try resolved(for: object.entity), on: object)
     }
 }

@@ -18,6 +18,8 @@ extension FetchPredicate {
     ///   ``PredicateParseError/invalidRegularExpression`` for a `MATCHES` pattern that is not a
     ///   valid regular expression.
     public func withSubstitutionVariables(_ variables: [String: Any?]) throws -> FetchPredicate {
+        // A predicate a builder refused stays refused (its node is only a placeholder).
+        guard !isTooDeep else { return self }
         let substitution = VariableSubstitution(values: variables)
         return FetchPredicate(node: try substitution.predicate(node, bound: []))
     }

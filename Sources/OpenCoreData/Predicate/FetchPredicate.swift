@@ -100,14 +100,22 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
     }
 
     package let node: Node
+    /// The levels of nesting in `node`; more than ``maximumNestingDepth`` for a predicate a
+    /// builder refused to nest further (see ``FetchPredicate/built(_:depth:from:)``).
+    package let depth: Int
 
     package init(node: Node) {
+        self.init(node: node, depth: node.nestingDepth)
+    }
+
+    init(node: Node, depth: Int) {
         self.node = node
+        self.depth = depth
     }
 
     /// A predicate that is always `value`: `TRUEPREDICATE` or `FALSEPREDICATE`.
     public init(value: Bool) {
-        node = .constant(value)
+        self.init(node: .constant(value), depth: 1)
     }
 
     public var description: String { predicateFormat }
@@ -120,35 +128,43 @@ extension FetchPredicate {
     ///
     /// Nested conjunctions are flattened (`a && b && c` is one `AND` of three), one subpredicate
     /// is itself, and none is `TRUEPREDICATE`, so chains stay shallow and print back exactly.
+    /// A predicate nested deeper than ``maximumNestingDepth`` is not built: see there.
     public static func and(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
-        let nodes = subpredicates.flatMap { predicate -> [Node] in
-            if case .and(let parts) = predicate.node { return parts }
-            return [predicate.node]
-        }
-        switch nodes.count {
-        case 0: return FetchPredicate(value: true)
-        case 1: return FetchPredicate(node: nodes[0])
-        default: return FetchPredicate(node: .and(nodes))
-        }
+        compound(subpredicates, empty: true) { if case .and(let parts) = $0 { parts } else { nil } } make: { .and($0) }
     }
 
     /// A predicate true when any subpredicate is. Nested disjunctions are flattened, one
     /// subpredicate is itself, and none is `FALSEPREDICATE`.
+    /// A predicate nested deeper than ``maximumNestingDepth`` is not built: see there.
     public static func or(_ subpredicates: [FetchPredicate]) -> FetchPredicate {
-        let nodes = subpredicates.flatMap { predicate -> [Node] in
-            if case .or(let parts) = predicate.node { return parts }
-            return [predicate.node]
+        compound(subpredicates, empty: false) { if case .or(let parts) = $0 { parts } else { nil } } make: { .or($0) }
+    }
+
+    /// An `and` or `or` of subpredicates, flattening those of the same kind.
+    private static func compound(_ subpredicates: [FetchPredicate], empty: Bool, parts: (Node) -> [Node]?,
+                                 make: ([Node]) -> Node) -> FetchPredicate {
+        var nodes: [Node] = []
+        var operandsDepth = 0
+        for predicate in subpredicates {
+            if let flattened = parts(predicate.node) {
+                nodes += flattened
+                operandsDepth = max(operandsDepth, predicate.depth - 1)
+            } else {
+                nodes.append(predicate.node)
+                operandsDepth = max(operandsDepth, predicate.depth)
+            }
         }
         switch nodes.count {
-        case 0: return FetchPredicate(value: false)
-        case 1: return FetchPredicate(node: nodes[0])
-        default: return FetchPredicate(node: .or(nodes))
+        case 0: return FetchPredicate(value: empty)
+        case 1: return built(nodes[0], depth: operandsDepth, from: subpredicates)
+        default: return built(make(nodes), depth: operandsDepth + 1, from: subpredicates)
         }
     }
 
     /// A predicate true when `predicate` is false.
+    /// A predicate nested deeper than ``maximumNestingDepth`` is not built: see there.
     public static func not(_ predicate: FetchPredicate) -> FetchPredicate {
-        FetchPredicate(node: .not(predicate.node))
+        built(.not(predicate.node), depth: predicate.depth + 1, from: [predicate])
     }
 
     /// A comparison of two expressions (Core Data's `NSComparisonPredicate`).
@@ -160,7 +176,8 @@ extension FetchPredicate {
         _ lhs: FetchExpression, _ op: Operator, _ rhs: FetchExpression,
         modifier: Modifier = .direct, options: Options = []
     ) -> FetchPredicate {
-        FetchPredicate(node: .comparison(Comparison(lhs: lhs.node, op: op, rhs: rhs.node, modifier: modifier, options: options)))
+        let node = Node.comparison(Comparison(lhs: lhs.node, op: op, rhs: rhs.node, modifier: modifier, options: options))
+        return built(node, depth: node.nestingDepth, from: [])
     }
 
     public static func && (lhs: FetchPredicate, rhs: FetchPredicate) -> FetchPredicate { .and([lhs, rhs]) }

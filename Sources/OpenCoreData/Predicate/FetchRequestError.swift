@@ -21,6 +21,13 @@ public struct FetchRequestError: CoreDataCodedError {
     /// An expression this library cannot evaluate (for example a key path through a to-many
     /// relationship in a sort descriptor).
     public static let unsupportedExpression = CoreDataErrorCode(140304, "unsupportedExpression")
+    /// A `MATCHES` pattern backtracked more than ``FetchPredicate/maximumRegularExpressionSteps``
+    /// steps on one value, as nested quantifiers like `(a+)+b` do, or exhausted the engine's
+    /// backtracking memory on a long value: the fetch stops instead of running for minutes (or
+    /// answering wrongly). Rewrite the pattern without nested repetition.
+    public static let regularExpressionTooComplex = CoreDataErrorCode(140305, "regularExpressionTooComplex")
+    /// A predicate built in code nests deeper than ``FetchPredicate/maximumNestingDepth`` levels.
+    public static let predicateTooDeep = CoreDataErrorCode(140306, "predicateTooDeep")
 
     package init(_ code: CoreDataErrorCode, _ message: String, entityName: String? = nil, keyPath: String? = nil) {
         self.code = code

@@ -5,10 +5,12 @@ import GRDB
 /// lacks or does differently. Each calls the same Swift code as in-memory evaluation
 /// (``StringMatching``), so a predicate or sort gives the same answer in both places.
 enum SQLiteFunctions {
-    /// `[c]`/`[d]` folding: `ocd_fold(text, options)`.
+    /// `[c]`/`[d]` folding: `ocd_fold(text, options)`; a value that is not text comes back
+    /// unchanged, as memory compares it unfolded.
     static let fold = "ocd_fold"
     /// `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`, `MATCHES`:
     /// `ocd_string_match(value, pattern, operation, options)`, 0 or 1 (0 when either is NULL).
+    /// A `MATCHES` over its step limit fails the statement with the error memory throws.
     static let stringMatch = "ocd_string_match"
     /// Orders a decimal against another number as memory does:
     /// `ocd_compare_numbers(a, aIsDecimal, b, bIsDecimal)`, -1, 0 or 1 (NULL when either is).
@@ -43,15 +45,30 @@ enum SQLiteFunctions {
         db.add(function: DatabaseFunction(sum, argumentCount: 1, pure: true, aggregate: EvaluatorAggregate<SumChoice>.self))
         db.add(function: DatabaseFunction(avg, argumentCount: 1, pure: true, aggregate: EvaluatorAggregate<AverageChoice>.self))
         db.add(function: DatabaseFunction(fold, argumentCount: 2, pure: true) { arguments in
-            guard let text = String.fromDatabaseValue(arguments[0]) else { return nil }
+            guard case .string(let text) = arguments[0].storage else { return arguments[0] }
             return StringMatching.fold(text, options(arguments[1]))
         })
         db.add(function: DatabaseFunction(stringMatch, argumentCount: 4, pure: true) { arguments in
             guard let value = String.fromDatabaseValue(arguments[0]), let pattern = String.fromDatabaseValue(arguments[1]),
                   let code = Int.fromDatabaseValue(arguments[2]),
                   let operation = StringMatching.Operation(rawValue: code) else { return false }
-            return StringMatching.match(operation, value: value, pattern: pattern, options: options(arguments[3]))
+            do throws(FetchRequestError) {
+                return try StringMatching.match(operation, value: value, pattern: pattern, options: options(arguments[3]))
+            } catch {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: predicateErrorMarker + error.message)
+            }
         })
+    }
+
+    /// Starts the message of an error a function raises for a ``FetchRequestError``, so that the
+    /// store can throw that error rather than an SQLite one.
+    private static let predicateErrorMarker = "OpenCoreData.FetchRequestError.regularExpressionTooComplex: "
+
+    /// The ``FetchRequestError`` a function of ours raised to stop a statement, or nil for any
+    /// other error.
+    static func predicateError(raisedBy error: any Error) -> FetchRequestError? {
+        guard let message = (error as? DatabaseError)?.message, message.hasPrefix(predicateErrorMarker) else { return nil }
+        return FetchRequestError(FetchRequestError.regularExpressionTooComplex, String(message.dropFirst(predicateErrorMarker.count)))
     }
 
     /// The value of an aggregated column as the evaluator sees it.

@@ -34,8 +34,7 @@ enum SQLiteHistorySchema {
     /// make the next save's number collide with a recorded one. Called when a store loads.
     static func prepare(_ db: Database) throws {
         try create(db)
-        let generation = try Int64.fetchOne(db, sql: "SELECT CAST(\"value\" AS INTEGER) FROM \(quoted(SQLiteSchema.metadataTable)) WHERE \"key\" = ?",
-                                            arguments: [SQLiteStoreBackend.generationKey]) ?? 0
+        let generation = try SQLiteStoreBackend.generation(db)
         guard let firstAhead = try Int64.fetchOne(db, sql: """
             SELECT "first_change" FROM \(quoted(transactionTable)) WHERE "_pk" > ? ORDER BY "_pk" LIMIT 1
             """, arguments: [generation]) else { return }

@@ -11,7 +11,12 @@ import GRDB
 ///   `NOT EXISTS` for `NONE`, and `NOT EXISTS (… AND NOT …)` for `ALL`; aggregates and
 ///   `SUBQUERY(…).@count` become scalar subqueries;
 /// - string operators, `[c]`/`[d]` folding and sort comparisons call the store's registered
-///   functions and collations, which run the same Swift code as memory.
+///   functions and collations, which run the same Swift code as memory;
+/// - a comparison of two constants is decided here by the evaluator, and a comparison with NaN
+///   (which equals nothing) becomes `1` for `!=` and `0` otherwise, so that no SQL rule about
+///   NULL, types or NaN can make it differ from memory;
+/// - long `AND`s and `OR`s are grouped (``SQLFragment/joined(_:by:fanOut:)``) so that SQLite
+///   accepts any number of terms.
 ///
 /// Whatever cannot be expressed (transient attributes, decimal sums) returns nil; the caller
 /// evaluates that part in memory.
@@ -36,20 +41,51 @@ struct SQLitePredicateCompiler {
             if case .and = predicate { isAnd = true } else { isAnd = false }
             guard !predicates.isEmpty else { return SQLFragment(isAnd ? "1" : "0") }
             var parts: [SQLFragment] = []
-            for part in predicates {
+            for part in Self.mergingEqualities(predicates, isAnd: isAnd) {
                 guard let compiled = condition(part, in: scope, negated: negated) else { return nil }
                 parts.append(compiled)
             }
-            return SQLFragment("(" + parts.map(\.sql).joined(separator: isAnd ? " AND " : " OR ") + ")",
-                               parts.flatMap(\.arguments))
+            return SQLFragment.joined(parts, by: isAnd ? "AND" : "OR")
         case .comparison(let comparison):
             return self.comparison(comparison, in: scope, negated: negated)
         }
     }
 
+    /// The operands of an `OR` with its equalities to constants of one key path merged into one
+    /// `IN` (`a == 1 OR a == 2` is `a IN {1, 2}`), and of an `AND` with its inequalities merged
+    /// into one `NOT IN`; others keep their place. Memory evaluates `IN` with the same equality,
+    /// so the answer is the same; SQLite compares each operand of an `OR` with every other (a
+    /// disjunction of 40,000 equalities took minutes), and an `IN` list takes a search.
+    private static func mergingEqualities(_ predicates: [ResolvedPredicate], isAnd: Bool) -> [ResolvedPredicate] {
+        var merged: [ResolvedPredicate] = []
+        var groups: [String: (position: Int, comparison: ResolvedComparison, values: [PropertyValue])] = [:]
+        for predicate in predicates {
+            guard case .comparison(let comparison) = predicate, comparison.op == (isAnd ? .notEqualTo : .equalTo),
+                  comparison.modifier == .direct, case .keyPath(let path) = comparison.lhs, !path.isCollection,
+                  case .constant(let value) = comparison.rhs else {
+                merged.append(predicate)
+                continue
+            }
+            let key = "\(path.root) \(path.text) \(comparison.options.rawValue)"
+            if groups[key] == nil {
+                groups[key] = (merged.count, comparison, [])
+                merged.append(predicate)
+            }
+            groups[key]?.values.append(value)
+        }
+        for group in groups.values where group.values.count > 1 {
+            var list = group.comparison
+            list.op = .in
+            list.rhs = .list(group.values)
+            merged[group.position] = isAnd ? .not(.comparison(list)) : .comparison(list)
+        }
+        return merged
+    }
+
     // MARK: Comparisons
 
     private func comparison(_ comparison: ResolvedComparison, in scope: SQLScope, negated: Bool) -> SQLFragment? {
+        if let decided = Self.decidedWithoutRows(comparison) { return SQLFragment(decided ? "1" : "0") }
         if case .keyPath(let path) = comparison.lhs, path.isCollection {
             return collectionComparison(comparison, path, in: scope)
         }
@@ -76,9 +112,38 @@ struct SQLitePredicateCompiler {
         }
     }
 
+    /// The answer to a comparison that reads no row: two constants (`nil ==[c] 5`, `ANY {1, 2}
+    /// == 2`), which the evaluator decides, as it does in memory; nil otherwise, or when the
+    /// evaluator throws (a `MATCHES` over its limit then fails in SQL as it does in memory).
+    private static func decidedWithoutRows(_ comparison: ResolvedComparison) -> Bool? {
+        func isConstant(_ expression: ResolvedExpression) -> Bool {
+            switch expression {
+            case .constant, .list: true
+            case .keyPath, .subqueryCount: false
+            }
+        }
+        guard isConstant(comparison.lhs), isConstant(comparison.rhs) else { return nil }
+        return try? PredicateEvaluator().evaluate(.comparison(comparison), on: DictionarySubject(values: [:]))
+    }
+
+    /// A comparison with a NaN constant, decided without SQL: SQLite would bind NaN as NULL.
+    /// NaN equals nothing and orders with nothing, so only `!=` is true; a NaN in an `IN` list
+    /// matches nothing (the list leaves it out).
+    private static func decidedByNaN(_ op: FetchPredicate.Operator, _ rhs: ResolvedExpression) -> SQLFragment? {
+        switch (op, rhs) {
+        case (_, .constant(let value)) where value.isNaN:
+            return SQLFragment(op == .notEqualTo ? "1" : "0")
+        case (.between, .list(let bounds)) where bounds.contains(where: \.isNaN):
+            return SQLFragment("0")
+        default:
+            return nil
+        }
+    }
+
     /// Compares an operand with the right side of a comparison.
     private func compare(_ lhs: Operand, _ op: FetchPredicate.Operator, _ rhs: ResolvedExpression,
                          _ options: FetchPredicate.Options, in scope: SQLScope, negated: Bool) -> SQLFragment? {
+        if let decided = Self.decidedByNaN(op, rhs) { return decided }
         if lhs.isObject { return compareObject(lhs, op, rhs, in: scope, negated: negated) }
         if let operation = StringMatching.Operation(op) {
             guard let pattern = operand(rhs, in: scope) else { return nil }
@@ -89,7 +154,7 @@ struct SQLitePredicateCompiler {
         let wrap = { (fragment: SQLFragment) in negated ? SQLFragment("IFNULL(\(fragment.sql), 0)", fragment.arguments) : fragment }
         switch (op, rhs) {
         case (.in, .list(let values)):
-            let present = values.filter { !$0.isNull }.map { bindable($0, options) }
+            let present = values.filter { !$0.isNull && !$0.isNaN }.map { bindable($0, options) }
             var parts: [SQLFragment] = []
             if !present.isEmpty {
                 parts.append(SQLFragment("\(left.sql) IN (\(Array(repeating: "?", count: present.count).joined(separator: ", ")))",

@@ -9,6 +9,25 @@ struct SQLFragment {
         self.sql = sql
         self.arguments = arguments
     }
+
+    /// Terms joined by `AND` or `OR`, in parentheses, as a tree SQLite accepts however many
+    /// terms there are.
+    ///
+    /// SQLite parses `a OR b OR c …` into a chain as deep as the number of terms and refuses an
+    /// expression deeper than 1,000 ("Expression tree is too large"); a balanced tree of
+    /// parentheses would instead fill its parser's stack (about 30 nested parentheses). Runs of
+    /// at most `fanOut` terms, themselves grouped by `fanOut`, keep both small: 64 terms nest
+    /// 2 parentheses deep, a million 4. The arguments keep the order of the terms.
+    static func joined(_ terms: [SQLFragment], by keyword: String, fanOut: Int = 64) -> SQLFragment {
+        var level = terms
+        repeat {
+            level = stride(from: 0, to: level.count, by: fanOut).map { start in
+                let run = level[start..<min(start + fanOut, level.count)]
+                return SQLFragment("(" + run.map(\.sql).joined(separator: " \(keyword) ") + ")", run.flatMap(\.arguments))
+            }
+        } while level.count > 1
+        return level.first ?? SQLFragment(keyword == "AND" ? "1" : "0")
+    }
 }
 
 /// One level of a SELECT: the main query or an `EXISTS`/scalar subquery. It owns the joins the

@@ -9,8 +9,9 @@
 /// - Many-to-many relationships, and to-many ones without an inverse, get a join table
 ///   `_<Entity>_<relationship>(source, source_entity, target, target_entity)`.
 /// - `_ocd_metadata` holds the store's UUID, the model's hash and schema, entity codes, and the
-///   store generation (from the first save on); `_ocd_primary_keys` holds the last key handed
-///   out per table.
+///   store generation; `_ocd_primary_keys` holds the last key handed out per table; triggers
+///   named `_ocd_generation_<table>_<insert|update|delete>` count writes that bypass the library
+///   unless `_ocd_saving` has a row (see `SQLiteStoreBackend+Generation.swift`).
 /// Immutable once built, and shared by every operation on the store.
 struct SQLiteSchema: @unchecked Sendable {
     struct Table {
@@ -38,10 +39,17 @@ struct SQLiteSchema: @unchecked Sendable {
         let table: String
         /// Column names with their direction.
         let columns: [(name: String, ascending: Bool)]
+        /// What of the model asks for the index, in words ("attribute Team.wins", "index 'byWins'
+        /// of Team"), for errors.
+        let owner: String
     }
 
     static let metadataTable = "_ocd_metadata"
     static let primaryKeysTable = "_ocd_primary_keys"
+    /// Has a row only inside the library's save transactions: the generation triggers then stand aside.
+    static let savingTable = "_ocd_saving"
+    /// Prefix of the triggers that advance the generation on writes that bypass the library.
+    static let generationTriggerPrefix = "_ocd_generation_"
     /// Prefix of every index the store manages; other indexes are left alone.
     static let indexPrefix = "_ocd_index_"
 
@@ -78,6 +86,14 @@ struct SQLiteSchema: @unchecked Sendable {
             }
             indexes += makeIndexes(for: entity)
         }
+        try checkNames()
+    }
+
+    /// Checks a model's names against the SQLite store's rules (see ``checkNames()``) without
+    /// opening a store: the coordinator does so for every store type, so that a model that works
+    /// in memory also works in a file.
+    static func validate(_ model: ManagedObjectModel) throws(ModelError) {
+        _ = try SQLiteSchema(model: model)
     }
 
     func table(for entity: EntityDescription) -> Table? {
@@ -105,7 +121,8 @@ struct SQLiteSchema: @unchecked Sendable {
 
     private func makeTable(root: EntityDescription) throws(ModelError) -> Table {
         var table = Table(name: root.entityName, root: root)
-        var used: Set<String> = ["_pk", "_entity", "_version"]
+        // Columns by name without case, as SQLite compares them, with the property that needs each.
+        var used: [String: String] = ["_pk": "the store", "_entity": "the store", "_version": "the store"]
         for entity in root.selfAndDescendants {
             for property in entity.properties where property.isPersistent {
                 let name = columnName(of: property)
@@ -118,9 +135,11 @@ struct SQLiteSchema: @unchecked Sendable {
                 } else {
                     continue
                 }
-                guard used.insert(name.lowercased()).inserted else {
-                    throw ModelError(ModelError.invalidName, "\(entity.entityName).\(property.name) needs column '\(name)' in table \(root.entityName), which another property already uses")
+                let owner = "\(entity.entityName).\(property.name)"
+                if let other = used[name.lowercased()] {
+                    throw ModelError(ModelError.invalidName, "\(owner) and \(other) both need the column '\(name)' in table \(root.entityName) (SQLite does not tell names apart by case; a property of a subentity is stored as <entity>_<property>); rename \(owner) or \(other)")
                 }
+                used[name.lowercased()] = owner
             }
         }
         return table
@@ -134,14 +153,16 @@ struct SQLiteSchema: @unchecked Sendable {
             let isToOne = (property as? RelationshipDescription).map { !$0.isToMany } ?? false
             if isToOne || (property as? AttributeDescription)?.isIndexed == true {
                 result.append(Index(name: "\(Self.indexPrefix)\(entity.entityName)_\(property.name)",
-                                    table: tableName, columns: [(column, true)]))
+                                    table: tableName, columns: [(column, true)],
+                                    owner: "\(property is AttributeDescription ? "attribute" : "relationship") \(entity.entityName).\(property.name)"))
             }
         }
         for index in entity.indexes {
             let columns = index.elements.compactMap { element -> (String, Bool)? in
                 entity.property(named: element.propertyName).map { (columnName(of: $0), element.isAscending) }
             }
-            result.append(Index(name: "\(Self.indexPrefix)\(entity.entityName)_\(index.name)", table: tableName, columns: columns))
+            result.append(Index(name: "\(Self.indexPrefix)\(entity.entityName)_\(index.name)", table: tableName, columns: columns,
+                                owner: "index '\(index.name)' of \(entity.entityName)"))
         }
         return result
     }
@@ -172,6 +193,21 @@ struct SQLiteSchema: @unchecked Sendable {
             "CREATE TABLE \(name) (\"source\" INTEGER NOT NULL, \"source_entity\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, \"target_entity\" INTEGER NOT NULL, PRIMARY KEY (\"source\", \"target\")) WITHOUT ROWID",
             "CREATE INDEX \(quoted("\(Self.indexPrefix)\(joinTable.name)_target")) ON \(name) (\"target\", \"source\")",
         ]
+    }
+
+    /// The triggers that advance the store generation when a program other than this library
+    /// writes a table of objects or links: one per table and kind of write.
+    var generationTriggers: [(name: String, table: String, statement: String)] {
+        let tableNames = tables.values.map(\.name) + joinTables.values.map(\.name)
+        return tableNames.sorted().flatMap { table in
+            ["INSERT", "UPDATE", "DELETE"].map { event in
+                let name = "\(Self.generationTriggerPrefix)\(table)_\(event.lowercased())"
+                let statement = "CREATE TRIGGER \(quoted(name)) AFTER \(event) ON \(quoted(table)) "
+                    + "WHEN NOT EXISTS (SELECT 1 FROM \(quoted(Self.savingTable))) BEGIN "
+                    + "UPDATE \(quoted(Self.metadataTable)) SET \"value\" = CAST(\"value\" AS INTEGER) + 1 WHERE \"key\" = '\(SQLiteStoreBackend.generationKey)'; END"
+                return (name, table, statement)
+            }
+        }
     }
 
     func createStatement(for index: Index) -> String {

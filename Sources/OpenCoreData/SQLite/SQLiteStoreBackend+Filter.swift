@@ -12,8 +12,9 @@ extension SQLiteStoreBackend {
         let residual: ResolvedPredicate?
     }
 
-    /// Conditions the predicate compiles to go in the WHERE clause; the others are the residual.
-    func filter(for fetch: StoreFetch, loaded: Loaded) throws -> FetchFilter {
+    /// Conditions the predicate compiles to go in the WHERE clause; the others are the residual
+    /// (all of them when `compilingPredicate` is false).
+    func filter(for fetch: StoreFetch, loaded: Loaded, compilingPredicate: Bool = true) throws -> FetchFilter {
         guard let table = loaded.schema.table(for: fetch.entity) else {
             throw PersistentStoreError(PersistentStoreError.noStore, "the store has no table for \(fetch.entity.entityName)", url: url)
         }
@@ -27,14 +28,14 @@ extension SQLiteStoreBackend {
                                           entities.map { loaded.code(of: $0).databaseValue }))
         }
         for conjunct in fetch.conjuncts {
-            if let condition = compiler.condition(conjunct, in: query.root, negated: false) {
+            if compilingPredicate, let condition = compiler.condition(conjunct, in: query.root, negated: false) {
                 conditions.append(condition)
             } else {
                 residual.append(conjunct)
             }
         }
-        let whereClause = conditions.isEmpty ? SQLFragment("")
-            : SQLFragment(" WHERE " + conditions.map(\.sql).joined(separator: " AND "), conditions.flatMap(\.arguments))
+        let conjunction = SQLFragment.joined(conditions, by: "AND")
+        let whereClause = conditions.isEmpty ? SQLFragment("") : SQLFragment(" WHERE " + conjunction.sql, conjunction.arguments)
         return FetchFilter(table: table, query: query, compiler: compiler, whereClause: whereClause,
                            residual: residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : .and(residual)))
     }

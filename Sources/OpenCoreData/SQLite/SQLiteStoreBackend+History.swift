@@ -34,7 +34,7 @@ extension SQLiteStoreBackend: PersistentHistoryBackend {
             // One read transaction: the generation, the count of transactions and the rows read
             // must agree, whatever commits meanwhile.
             return try writer.read { db in
-                let current = PersistentHistoryToken(storeIdentifier: loaded.identifier, transactionNumber: try generation(db))
+                let current = PersistentHistoryToken(storeIdentifier: loaded.identifier, transactionNumber: try Self.generation(db))
                 let hasTables = try db.tableExists(SQLiteHistorySchema.transactionTable)
                 var transactions: [(record: HistoryTransactionRecord, firstChange: Int64)] = []
                 if hasTables {
@@ -148,12 +148,6 @@ extension SQLiteStoreBackend: PersistentHistoryBackend {
             }
         }
         return result
-    }
-
-    /// The generation as `db` sees it (see +Generation).
-    private func generation(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT CAST(\"value\" AS INTEGER) FROM \(quoted(SQLiteSchema.metadataTable)) WHERE \"key\" = ?",
-                           arguments: [Self.generationKey]) ?? 0
     }
 
     // MARK: Deleting

@@ -9,19 +9,23 @@ extension SQLiteStoreBackend {
         static let schema = "modelSchema"
         static let entityCodes = "entityCodes"
         static let format = "format"
+        static let modelName = "modelName"
+        static let modelVersionIdentifiers = "modelVersionIdentifiers"
     }
 
     func load(model: ManagedObjectModel) throws -> String {
         let schema = try SQLiteSchema(model: model)
         let current = ModelSchema(model: model)
+        let opening = ModelVersion(model: model, schema: current)
         var result: (identifier: String, codes: [String: Int64])?
         do {
             if description.isReadOnly {
-                result = try writer.read { db in try self.checkReadOnly(db, current: current) }
+                result = try writer.read { db in try self.checkReadOnly(db, current: current, opening: opening) }
             } else {
                 try writer.writeWithoutTransaction { db in
                     try db.inTransaction(.immediate) {
-                        result = try self.openOrCreate(db, schema: schema, current: current)
+                        result = try self.openOrCreate(db, schema: schema, current: current, opening: opening)
+                        try self.prepareCommitCounting(db, schema: schema)
                         return .commit
                     }
                 }
@@ -35,30 +39,31 @@ extension SQLiteStoreBackend {
         return result.identifier
     }
 
-    private func openOrCreate(_ db: Database, schema: SQLiteSchema, current: ModelSchema) throws -> (String, [String: Int64]) {
+    private func openOrCreate(_ db: Database, schema: SQLiteSchema, current: ModelSchema, opening: ModelVersion) throws -> (String, [String: Int64]) {
         guard try db.tableExists(SQLiteSchema.metadataTable) else {
-            return try create(db, schema: schema, current: current)
+            return try create(db, schema: schema, current: current, opening: opening)
         }
         let metadata = try readMetadata(db)
         var codes = metadata.codes
         if metadata.hash != current.versionHash {
-            let migration = SchemaMigration(from: metadata.schema, to: current)
-            guard migration.incompatibilities.isEmpty, description.shouldMigrateStoreAutomatically else {
-                throw incompatible(migration)
-            }
+            let migration = try permittedMigration(from: metadata.version, schema: metadata.schema, to: current, opening: opening)
             for step in migration.steps {
                 try apply(step, db, schema: schema, codes: &codes)
             }
-            try writeMetadata(db, identifier: metadata.identifier, current: current, codes: codes)
+            try writeMetadata(db, identifier: metadata.identifier, current: current, version: opening, codes: codes)
             log.debug("migrated store \(url.lastPathComponent): \(migration.steps.count) change(s)")
+        } else if metadata.version.name == nil, opening.name != nil {
+            // A store made before models had names takes the name of the first that opens it.
+            try writeModelVersion(db, opening)
         }
         try syncIndexes(db, schema: schema)
+        try syncUniqueIndexes(db, schema: schema, codes: codes)
         // Stores made before persistent history gain its tables on their first load.
         try SQLiteHistorySchema.prepare(db)
         return (metadata.identifier, codes)
     }
 
-    private func checkReadOnly(_ db: Database, current: ModelSchema) throws -> (String, [String: Int64]) {
+    private func checkReadOnly(_ db: Database, current: ModelSchema, opening: ModelVersion) throws -> (String, [String: Int64]) {
         guard try db.tableExists(SQLiteSchema.metadataTable) else {
             throw PersistentStoreError(PersistentStoreError.invalidStoreFile, "the database was not made by OpenCoreData (it has no \(SQLiteSchema.metadataTable) table)", url: url)
         }
@@ -66,26 +71,15 @@ extension SQLiteStoreBackend {
         if metadata.hash != current.versionHash {
             let migration = SchemaMigration(from: metadata.schema, to: current)
             guard migration.isEmpty else {
-                throw incompatible(migration, readOnly: true)
+                throw incompatible(migration, made: metadata.version, opening: opening, reason: "a read-only store cannot be migrated")
             }
         }
         return (metadata.identifier, metadata.codes)
     }
 
-    private func incompatible(_ migration: SchemaMigration, readOnly: Bool = false) -> PersistentStoreError {
-        var problems = migration.incompatibilities
-        if problems.isEmpty {
-            problems = migration.steps.map { "\($0)" }
-            problems.append(readOnly ? "a read-only store cannot be migrated" : "automatic migration is turned off (shouldMigrateStoreAutomatically)")
-        }
-        return PersistentStoreError(PersistentStoreError.incompatibleModel,
-            "the store was made by a different model and cannot be migrated automatically:\n" + problems.map { "  - \($0)" }.joined(separator: "\n"),
-            url: url)
-    }
-
     // MARK: New stores
 
-    private func create(_ db: Database, schema: SQLiteSchema, current: ModelSchema) throws -> (String, [String: Int64]) {
+    private func create(_ db: Database, schema: SQLiteSchema, current: ModelSchema, opening: ModelVersion) throws -> (String, [String: Int64]) {
         let existing = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         guard existing.isEmpty else {
             throw PersistentStoreError(PersistentStoreError.invalidStoreFile, "the database was not made by OpenCoreData (it has tables \(existing.prefix(5).joined(separator: ", ")))", url: url)
@@ -103,10 +97,11 @@ extension SQLiteStoreBackend {
             for statement in schema.createStatements(for: joinTable) { try db.execute(sql: statement) }
         }
         try syncIndexes(db, schema: schema)
+        try syncUniqueIndexes(db, schema: schema, codes: codes)
         try SQLiteHistorySchema.create(db)
         let identifier = UUID().uuidString
         try db.execute(sql: "INSERT INTO \(quoted(SQLiteSchema.metadataTable)) VALUES (?, ?)", arguments: [MetadataKey.format, "1"])
-        try writeMetadata(db, identifier: identifier, current: current, codes: codes)
+        try writeMetadata(db, identifier: identifier, current: current, version: opening, codes: codes)
         log.debug("created store \(url.path)")
         return (identifier, codes)
     }
@@ -118,6 +113,8 @@ extension SQLiteStoreBackend {
         var hash: String
         var schema: ModelSchema
         var codes: [String: Int64]
+        /// The model that made the store, or last migrated it.
+        var version: ModelVersion
     }
 
     private func readMetadata(_ db: Database) throws -> StoredMetadata {
@@ -131,10 +128,26 @@ extension SQLiteStoreBackend {
               let codes = try? decoder.decode([String: Int64].self, from: Data(codesText.utf8)) else {
             throw PersistentStoreError(PersistentStoreError.corruptStore, "the store's metadata is missing or unreadable", url: url)
         }
-        return StoredMetadata(identifier: identifier, hash: hash, schema: schema, codes: codes)
+        // Stores made before models had names have neither key.
+        let identifiers = values[MetadataKey.modelVersionIdentifiers].flatMap { try? decoder.decode([String].self, from: Data($0.utf8)) } ?? []
+        let version = ModelVersion(name: values[MetadataKey.modelName], identifiers: identifiers, hash: hash,
+                                   entityNames: schema.entities.map(\.name))
+        return StoredMetadata(identifier: identifier, hash: hash, schema: schema, codes: codes, version: version)
     }
 
-    private func writeMetadata(_ db: Database, identifier: String, current: ModelSchema, codes: [String: Int64]) throws {
+    /// Records which model made (or migrated) the store.
+    private func writeModelVersion(_ db: Database, _ version: ModelVersion) throws {
+        let table = quoted(SQLiteSchema.metadataTable)
+        if let name = version.name {
+            try db.execute(sql: "INSERT OR REPLACE INTO \(table) VALUES (?, ?)", arguments: [MetadataKey.modelName, name])
+        } else {
+            try db.execute(sql: "DELETE FROM \(table) WHERE \"key\" = ?", arguments: [MetadataKey.modelName])
+        }
+        let identifiers = String(decoding: try JSONEncoder().encode(version.identifiers), as: UTF8.self)
+        try db.execute(sql: "INSERT OR REPLACE INTO \(table) VALUES (?, ?)", arguments: [MetadataKey.modelVersionIdentifiers, identifiers])
+    }
+
+    private func writeMetadata(_ db: Database, identifier: String, current: ModelSchema, version: ModelVersion, codes: [String: Int64]) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let values = [
@@ -149,6 +162,7 @@ extension SQLiteStoreBackend {
         for entity in current.entities where entity.superentity == nil {
             try db.execute(sql: "INSERT OR IGNORE INTO \(quoted(SQLiteSchema.primaryKeysTable)) VALUES (?, 0)", arguments: [entity.name])
         }
+        try writeModelVersion(db, version)
     }
 
     // MARK: Migration
@@ -181,6 +195,9 @@ extension SQLiteStoreBackend {
             let column = quoted(schema.columnName(of: attribute))
             let entityCodes = entity.selfAndDescendants.compactMap { codes[$0.entityName] }.map(String.init).joined(separator: ", ")
             try db.execute(sql: "UPDATE \(quoted(table.name)) SET \(column) = \(literal) WHERE \(column) IS NULL AND \"_entity\" IN (\(entityCodes))")
+        case .addUniquenessConstraint, .removeUniquenessConstraint:
+            // syncUniqueIndexes, which runs after every migration, makes and drops the indexes.
+            break
         }
     }
 

@@ -70,12 +70,12 @@ extension SQLiteStoreBackend {
 
     func fetch(_ fetch: StoreFetch) throws -> StoreFetchResult {
         let loaded = try loaded
-        let select = try selectStatement(for: fetch, loaded: loaded, counting: false)
-        let identifiersOnly = fetch.identifiersOnly && select.residual == nil
         return try reading("fetching \(fetch.entity.entityName)") { db in
+            let select = try preparedSelect(for: fetch, loaded: loaded, counting: false, db)
+            let identifiersOnly = fetch.identifiersOnly && select.residual == nil
             var ids: [ManagedObjectID] = []
             var rows: [RowSnapshot] = []
-            let cursor = try Row.fetchCursor(db, sql: select.fragment.sql, arguments: StatementArguments(select.fragment.arguments))
+            let cursor = try Row.fetchCursor(select.statement, arguments: select.arguments)
             let singleEntity = Self.hasSingleEntity(fetch) ? fetch.entity : nil
             while let row = try cursor.next() {
                 if identifiersOnly {
@@ -93,28 +93,47 @@ extension SQLiteStoreBackend {
     func primaryKeys(_ fetch: StoreFetch) throws -> [Int64]? {
         guard fetch.identifiersOnly, Self.hasSingleEntity(fetch) else { return nil }
         let loaded = try loaded
-        let select = try selectStatement(for: fetch, loaded: loaded, counting: false)
-        guard select.residual == nil else { return nil }
         return try reading("fetching \(fetch.entity.entityName)") { db in
-            try Int64.fetchAll(db, sql: select.fragment.sql, arguments: StatementArguments(select.fragment.arguments))
+            let select = try preparedSelect(for: fetch, loaded: loaded, counting: false, db)
+            guard select.residual == nil else { return nil }
+            return try Int64.fetchAll(select.statement, arguments: select.arguments)
         }
     }
 
     func count(_ fetch: StoreFetch) throws -> Int? {
         let loaded = try loaded
-        let select = try selectStatement(for: fetch, loaded: loaded, counting: true)
-        guard select.residual == nil else { return nil }
-        let total = try reading("counting \(fetch.entity.entityName)") { db in
-            try Int.fetchOne(db, sql: select.fragment.sql, arguments: StatementArguments(select.fragment.arguments)) ?? 0
+        let total = try reading("counting \(fetch.entity.entityName)") { db -> Int? in
+            let select = try preparedSelect(for: fetch, loaded: loaded, counting: true, db)
+            guard select.residual == nil else { return nil }
+            return try Int.fetchOne(select.statement, arguments: select.arguments) ?? 0
         }
+        guard let total else { return nil }
         let remaining = max(0, total - fetch.offset)
         return fetch.limit > 0 ? min(fetch.limit, remaining) : remaining
     }
 
+    /// The prepared SELECT for a fetch. When SQLite refuses the compiled predicate as beyond its
+    /// limits (``SQLiteLimits``), the SELECT is prepared again with the whole
+    /// predicate left to memory: slower, never a different answer.
+    private func preparedSelect(for fetch: StoreFetch, loaded: Loaded, counting: Bool,
+                                _ db: Database) throws -> (statement: Statement, arguments: StatementArguments, residual: ResolvedPredicate?) {
+        var select = try selectStatement(for: fetch, loaded: loaded, counting: counting, compilingPredicate: true)
+        let statement: Statement
+        do {
+            statement = try db.makeStatement(sql: select.fragment.sql)
+        } catch where SQLiteLimits.isExceeded(by: error) {
+            log.debug("the predicate is left to memory: \(error)", metadata: ["entity": "\(fetch.entity.entityName)"])
+            select = try selectStatement(for: fetch, loaded: loaded, counting: counting, compilingPredicate: false)
+            statement = try db.makeStatement(sql: select.fragment.sql)
+        }
+        return (statement, StatementArguments(select.fragment.arguments), select.residual)
+    }
+
     /// The SELECT for a fetch: the predicate's conditions that compile to SQL go in the WHERE
     /// clause, the others come back as the residual (and then the window is not applied).
-    private func selectStatement(for fetch: StoreFetch, loaded: Loaded, counting: Bool) throws -> (fragment: SQLFragment, residual: ResolvedPredicate?) {
-        let filter = try self.filter(for: fetch, loaded: loaded)
+    private func selectStatement(for fetch: StoreFetch, loaded: Loaded, counting: Bool,
+                                 compilingPredicate: Bool) throws -> (fragment: SQLFragment, residual: ResolvedPredicate?) {
+        let filter = try self.filter(for: fetch, loaded: loaded, compilingPredicate: compilingPredicate)
         let residual = filter.residual
         let columns: String
         if counting {

@@ -28,23 +28,25 @@ extension SQLiteStoreBackend {
 
     func save(_ request: SaveRequest) throws -> SaveOutcome {
         let loaded = try loaded
-        var outcome = SaveOutcome.committed(permanentIDs: IDMapping(), preImages: [:], historyToken: nil)
+        var outcome: SaveOutcome?
         do {
             try writer.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     outcome = try write(request, db, loaded: loaded)
-                    if case .conflicts = outcome { return .rollback }
+                    guard case .committed = outcome else { return .rollback }
                     return .commit
                 }
             }
         } catch {
             throw Self.storeError(error, url: url, doing: "saving")
         }
+        guard let outcome else { throw PersistentStoreError(PersistentStoreError.sqliteError, "the save transaction did not run", url: url) }
         return outcome
     }
 
     private func write(_ request: SaveRequest, _ db: Database, loaded: Loaded) throws -> SaveOutcome {
         let schema = loaded.schema
+        try beginCountedWrites(db)
         let mapping = try IDMapping.allocating(for: request.inserted.map(\.objectID), storeIdentifier: loaded.identifier) { root, count in
             try allocate(db, root: root, count: count)
         }
@@ -62,16 +64,19 @@ extension SQLiteStoreBackend {
         let preImages = Dictionary(try snapshots(for: overwritten, db, loaded: loaded).map { ($0.objectID, $0) },
                                    uniquingKeysWith: { first, _ in first })
 
+        if let outcome = try checkConstraints(of: request, preImages: preImages, db, loaded: loaded) { return outcome }
+
+        // Deletions first: a row of this save may take the constrained values of a deleted one.
         var conflicted: [ManagedObjectID] = []
-        var updateStatements: [UpdateShape: Statement] = [:]
-        for update in save.updated where try !self.update(update, db, loaded: loaded, statements: &updateStatements) {
-            conflicted.append(update.snapshot.objectID)
-        }
         for deletion in save.deleted {
             guard let table = schema.table(for: deletion.objectID.entity) else { continue }
             try db.cachedStatement(sql: "DELETE FROM \(quoted(table.name)) WHERE \"_pk\" = ? AND \"_version\" = ?")
                 .execute(arguments: [deletion.objectID.key, deletion.expectedVersion])
             if db.changesCount == 0 { conflicted.append(deletion.objectID) }
+        }
+        var updateStatements: [UpdateShape: Statement] = [:]
+        for update in save.updated where try !self.update(update, db, loaded: loaded, statements: &updateStatements) {
+            conflicted.append(update.snapshot.objectID)
         }
         if !conflicted.isEmpty {
             let current = Dictionary(try snapshots(for: conflicted, db, loaded: loaded).map { ($0.objectID, $0) },
@@ -95,9 +100,9 @@ extension SQLiteStoreBackend {
             try writeLink(change, db, loaded: loaded)
         }
         try deleteLinks(of: save.deleted.map(\.objectID), db, schema: schema)
-        let generation = try advanceGeneration(db)
-        let token = try recordHistory(number: generation, of: request, keys: keys, save: save, preImages: preImages, db, loaded: loaded)
-        return .committed(permanentIDs: mapping, preImages: preImages, historyToken: token)
+        let generations = try finishCountedWrites(db)
+        let token = try recordHistory(number: generations.after, of: request, keys: keys, save: save, preImages: preImages, db, loaded: loaded)
+        return .committed(permanentIDs: mapping, preImages: preImages, generations: generations, historyToken: token)
     }
 
     /// The entity and the slots an update writes: what its SQL text depends on.

@@ -18,9 +18,15 @@ extension SQLiteStoreBackend {
         let tieBreak = key.comparison == .binary || attribute.attributeType != .stringAttributeType ? "" : ", MIN(t0.\"_pk\")"
         let sql = "SELECT \(column), COUNT(*) FROM \(quoted(filter.table.name)) t0\(filter.query.root.joinSQL)\(filter.whereClause.sql)"
             + " GROUP BY \(column) ORDER BY \(terms.joined(separator: ", "))\(tieBreak)"
-        return try reading("counting sections of \(fetch.entity.entityName)") { db in
+        return try reading("counting sections of \(fetch.entity.entityName)") { db -> [SectionCount]? in
             var result: [SectionCount] = []
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(filter.whereClause.arguments))
+            let statement: Statement
+            do {
+                statement = try db.makeStatement(sql: sql)
+            } catch where SQLiteLimits.isExceeded(by: error) {
+                return nil  // the caller counts the rows of the fetch, which leaves the predicate to memory
+            }
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(filter.whereClause.arguments))
             while let row = try rows.next() {
                 let value = SQLiteValueCoding.propertyValue(row[0], type: attribute.attributeType)
                 let count: Int = try row.decode(atIndex: 1)

@@ -68,6 +68,7 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
         let showsValues = description.logsSQLParameterValues
         configuration.prepareDatabase { db in
             SQLiteFunctions.register(in: db)
+            SQLiteLimits.apply(to: db)
             if sqlLog.logLevel <= .trace {
                 db.trace(options: .statement) { event in
                     sqlLog.trace("\(showsValues ? event.expandedDescription : event.description)")
@@ -76,10 +77,10 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
         }
         do {
             writer = description.isReadOnly
-                ? try DatabaseQueue(path: url.path, configuration: configuration)
-                : try DatabasePool(path: url.path, configuration: configuration)
-            // Reading the schema fails at once on a file that is not a database.
-            _ = try writer.read { db in try db.tableExists(SQLiteSchema.metadataTable) }
+                ? try Self.openReadOnly(url, configuration: configuration)
+                : try Self.checkedOpen(DatabasePool(path: url.path, configuration: configuration))
+        } catch let error as PersistentStoreError {
+            throw error
         } catch {
             throw Self.storeError(error, url: url, doing: "opening the store")
         }
@@ -147,6 +148,7 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
 
     /// Turns a GRDB error into a ``PersistentStoreError`` naming the problem.
     static func storeError(_ error: any Error, url: URL, doing action: String) -> any Error {
+        if let predicateError = SQLiteFunctions.predicateError(raisedBy: error) { return predicateError }
         if error is RowDecodingError {
             return PersistentStoreError(PersistentStoreError.corruptStore, "the store file is damaged: a row holds a value of the wrong type while \(action) (\(error))", url: url)
         }
@@ -164,6 +166,8 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
             return PersistentStoreError(PersistentStoreError.readOnly, "the store cannot be written\(detail)", url: url, sqliteCode: code)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return PersistentStoreError(PersistentStoreError.sqliteError, "the store stayed locked by another connection or process while \(action)", url: url, sqliteCode: code)
+        case .SQLITE_CONSTRAINT where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE:
+            return PersistentStoreError(PersistentStoreError.constraintViolation, "a row would break a uniqueness constraint while \(action)\(detail); nothing of it was written", url: url, sqliteCode: code)
         case .SQLITE_FULL:
             return PersistentStoreError(PersistentStoreError.sqliteError, "the disk is full", url: url, sqliteCode: code)
         default:

@@ -80,7 +80,7 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
             .map { RowSubject(row: $0, tables: tables) }
         if let predicate = fetch.predicate {
             let evaluator = PredicateEvaluator()
-            subjects = subjects.filter { evaluator.evaluate(predicate, on: $0) }
+            subjects = try subjects.filter { try evaluator.evaluate(predicate, on: $0) }
         }
         let keys = fetch.sortKeys.map { key in subjects.map { $0.sortValue(key) } }
         let order = subjects.indices.sorted { a, b in
@@ -178,6 +178,10 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
                 conflicts.append(StoreConflict(objectID: deletion.objectID, current: current(deletion.objectID)))
             }
             guard conflicts.isEmpty else { return .conflicts(conflicts) }
+            if let claims = request.constraintClaims() {
+                let found = Self.constraintConflicts(claims) { tables.rows[ObjectIdentifier($0)] ?? [:] }
+                if !found.isEmpty { return .constraintConflicts(found) }
+            }
             var preImages: [ManagedObjectID: RowSnapshot] = [:]
             for id in request.updated.map(\.snapshot.objectID) + request.deleted.map(\.objectID) {
                 preImages[id] = current(id)
@@ -217,7 +221,8 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
             }
             tables.generation += 1
             let token = recordHistory(of: saved, preImages: preImages, in: &tables)
-            return .committed(permanentIDs: mapping, preImages: preImages, historyToken: token)
+            return .committed(permanentIDs: mapping, preImages: preImages,
+                              generations: CommitGenerations(before: tables.generation - 1, after: tables.generation), historyToken: token)
         }
     }
 }

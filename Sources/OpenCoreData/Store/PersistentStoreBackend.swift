@@ -43,14 +43,16 @@ package protocol PersistentStoreBackend: AnyObject, Sendable {
     func readingAttributes<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
                               _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?]) throws -> T) throws -> T
 
-    /// A number that changes with every committed save, by any connection or process using the
-    /// store, and with nothing else; kept in the store, so it survives reopening it.
+    /// A number that changes with every commit to the store, by any connection or process, through
+    /// this library or not, and with nothing else; kept in the store, so it survives reopening it.
+    /// Section caches are valid only at the generation they were written at.
     func generation() throws -> Int64
 
     /// Reserves primary keys for new objects of an entity's hierarchy.
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64]
 
     /// Writes a save in one transaction, advancing the generation, or nothing if rows conflict.
+    /// The outcome tells the generations around the commit.
     func save(_ request: SaveRequest) throws -> SaveOutcome
 
     /// Releases files and connections.

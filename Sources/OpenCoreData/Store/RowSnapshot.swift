@@ -72,13 +72,18 @@ package enum SaveOutcome: Sendable {
     /// `preImages` holds, for every updated and deleted row, the row as the store had it just
     /// before this save overwrote it (read in the same transaction), so that contexts merging the
     /// save can find where a row was in an ordered result from its old sort values. Inserted rows,
-    /// and rows that did not exist, have none.
+    /// and rows that did not exist, have none. `generations` are the store's around the commit.
     ///
     /// `historyToken` follows the transaction the store recorded in its persistent history, or is
     /// nil when the store records none.
-    case committed(permanentIDs: IDMapping, preImages: [ManagedObjectID: RowSnapshot], historyToken: PersistentHistoryToken?)
+    case committed(permanentIDs: IDMapping, preImages: [ManagedObjectID: RowSnapshot], generations: CommitGenerations,
+                   historyToken: PersistentHistoryToken?)
     /// Nothing was written: these rows changed since they were read.
     case conflicts([StoreConflict])
+    /// Nothing was written: rows of the save claim constrained values that other stored rows
+    /// hold. Reported only when no row changed since it was read (those conflicts come first,
+    /// as in Core Data).
+    case constraintConflicts([StoreConstraintConflict])
 }
 
 extension RowSnapshot {

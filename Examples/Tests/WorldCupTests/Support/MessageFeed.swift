@@ -11,10 +11,10 @@ actor MessageFeed {
     private var received: [ServerMessage] = []
 
     /// Starts reading; the reading ends with the stream (when its subscription is cancelled).
-    init(_ messages: AsyncStream<String>) {
+    init(_ messages: AsyncStream<EncodedMessage>) {
         Task { [weak self] in
-            for await text in messages {
-                guard let message = try? JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8)) else { continue }
+            for await encoded in messages {
+                guard let message = try? JSONDecoder().decode(ServerMessage.self, from: Data(encoded.text.utf8)) else { continue }
                 await self?.append(message)
             }
         }

@@ -21,6 +21,11 @@ package enum SectionCacheError: Error, CustomStringConvertible, Equatable, Senda
     case invalidTitleMarker(UInt8, atByte: Int)
     /// The file exists but could not be read.
     case unreadable(String)
+    /// What is in the file's place is not a regular file (a FIFO, a device, a directory, a
+    /// symbolic link, which is not followed); `kind` says what it is.
+    case notARegularFile(kind: String)
+    /// The file is larger than a cache is allowed to be, and was not read.
+    case tooLarge(size: Int64, limit: Int64)
 
     package var description: String {
         switch self {
@@ -44,6 +49,10 @@ package enum SectionCacheError: Error, CustomStringConvertible, Equatable, Senda
             "the section cache file has index-title marker \(marker) at byte \(offset) (expected 0 or 1)"
         case .unreadable(let reason):
             "the section cache file cannot be read: \(reason)"
+        case .notARegularFile(let kind):
+            "the section cache file is \(kind), not a regular file; it is not read"
+        case .tooLarge(let size, let limit):
+            "the section cache file has \(size) bytes, more than the \(limit) a cache may have; it is not read"
         }
     }
 

@@ -49,19 +49,21 @@ package struct SectionCacheLocation: Sendable, Equatable {
 
     /// The file of one cache.
     package func fileURL(forCacheName name: String) -> URL {
-        directoryURL(forCacheName: name).appendingPathComponent("sectionInfo", isDirectory: false)
+        directoryURL(forCacheName: name).appendingPathComponent(SectionCacheFiles.fileName, isDirectory: false)
     }
 
-    /// Removes one cache's directory, or with nil the whole root. Nothing to remove is no error.
+    /// Deletes one cache's files (its `sectionInfo`, and temporary files of writes that stopped
+    /// midway), then its directory if nothing else is in it; with nil, the files of every cache
+    /// directory in the root, then the root if nothing else is in it. Nothing else is deleted:
+    /// not other files, not symbolic links or what they point to. Nothing to delete is no error.
     ///
     /// A ``SectionCacheWriter`` may still have a write queued for the cache; use its
     /// ``SectionCacheWriter/remove(cacheName:)`` to cancel it too.
     package func deleteCache(named name: String?) throws {
-        let target = name.map(directoryURL(forCacheName:)) ?? root
-        do {
-            try FileManager.default.removeItem(at: target)
-        } catch {
-            if FileManager.default.fileExists(atPath: target.path) { throw error }
+        if let name {
+            try SectionCacheFiles.deleteCacheFiles(inDirectory: directoryURL(forCacheName: name))
+        } else {
+            try SectionCacheFiles.deleteEveryCache(inRoot: root)
         }
     }
 }

@@ -17,11 +17,17 @@ package final class SectionCacheWriter: Sendable {
     /// when it runs.
     private let pending = Locked<[String: @Sendable () -> SectionCacheContents]>([:])
     private let written = Locked(0)
+    /// The largest file read or written, in bytes.
+    package let maximumFileSize: Int64
+    /// 1 GiB: about 130 million rows, far more than a controller shows.
+    package static let defaultMaximumFileSize: Int64 = 1 << 30
 
     /// A writer for the caches under `location`, taken once: a later change of
     /// ``SectionCacheLocation/overrideRoot`` does not move this writer's files.
-    package init(location: SectionCacheLocation = .current, logger: Logger = Log.cache) {
+    package init(location: SectionCacheLocation = .current, maximumFileSize: Int64 = SectionCacheWriter.defaultMaximumFileSize,
+                 logger: Logger = Log.cache) {
         self.location = location
+        self.maximumFileSize = maximumFileSize
         self.log = logger
     }
 
@@ -47,29 +53,17 @@ package final class SectionCacheWriter: Sendable {
     }
 
     /// A cache's file as last written: nil when there is none, a failure when it cannot be read
-    /// or decoded. A write still queued is not seen.
+    /// or decoded, is not a regular file (links are not followed) or is larger than
+    /// ``maximumFileSize``. A write still queued is not seen.
     package func read(cacheName: String) -> Result<SectionCacheContents, SectionCacheError>? {
-        let url = location.fileURL(forCacheName: cacheName)
-        // Absence is told by the failed open itself: checking afterwards would race a write
-        // that renames the file into place in between.
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { return nil }
-            return .failure(.unreadable("\(url.path): \(String(cString: strerror(code)))"))
+        let read = SectionCacheFiles.contents(inDirectory: location.directoryURL(forCacheName: cacheName), limit: maximumFileSize)
+        return read.map { read in
+            read.flatMap { data in Result { () throws(SectionCacheError) in try SectionCacheFile.decode(data) } }
         }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        let data: Data
-        do {
-            data = try handle.readToEnd() ?? Data()
-        } catch {
-            return .failure(.unreadable("\(url.path): \(error.localizedDescription)"))
-        }
-        return Result { () throws(SectionCacheError) in try SectionCacheFile.decode(data) }
     }
 
-    /// Cancels queued writes of a cache (of every cache with nil) and removes its directory (the
-    /// whole root with nil), after any write in progress.
+    /// Cancels queued writes of a cache (of every cache with nil) and deletes its file (every
+    /// cache's with nil), after any write in progress; see ``SectionCacheLocation/deleteCache(named:)``.
     package func remove(cacheName: String?) {
         let path = cacheName.map { location.fileURL(forCacheName: $0).path }
         pending.withLock { pending in
@@ -113,9 +107,18 @@ package final class SectionCacheWriter: Sendable {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent)-\(UUID().uuidString).tmp")
         do {
+            let data = SectionCacheFile.encode(contents)
+            guard Int64(data.count) <= maximumFileSize else {
+                log.notice("section cache \(url.path) not written: \(data.count) bytes, more than the \(maximumFileSize) a cache may have")
+                return
+            }
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // A link in the cache directory's place would take the file elsewhere.
+            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: directory.path)) == nil else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "\(directory.path) is a symbolic link; the cache is not written through it"])
+            }
             removeAbandonedTemporaryFiles(in: directory, for: url)
-            try SectionCacheFile.encode(contents).write(to: temporary)
+            try data.write(to: temporary)
             guard rename(temporary.path, url.path) == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
             }
@@ -133,7 +136,9 @@ package final class SectionCacheWriter: Sendable {
         let prefix = ".\(url.lastPathComponent)-"
         for name in (try? files.contentsOfDirectory(atPath: directory.path)) ?? [] where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             let path = directory.appendingPathComponent(name).path
-            let modified = (try? files.attributesOfItem(atPath: path))?[.modificationDate] as? Date ?? .distantFuture
+            // Attributes of the entry itself, not of what a link points to; only files are removed.
+            guard let attributes = try? files.attributesOfItem(atPath: path), attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+            let modified = attributes[.modificationDate] as? Date ?? .distantFuture
             if modified.timeIntervalSinceNow < -60 { try? files.removeItem(atPath: path) }
         }
     }

@@ -7,6 +7,9 @@ struct AffectedRow {
     var previousRowKey: Int64?
     /// The object as it is now; nil when it is gone.
     var object: ManagedObject?
+    /// The object of a row this context deleted: what the delegate is handed for the deletion
+    /// (a new object is no longer registered, and a lookup by its ID would make a stranger).
+    var deletedObject: ManagedObject?
     var keysChanged: Bool
     var reportsUpdate = true
     /// The sort key the row was placed with, when the event tells it.
@@ -21,28 +24,30 @@ struct AffectedRowCollector {
 
     private var coding: RowKeyCoding { engine.coding }
     private var reader: SortKeyReader { engine.reader }
-    private var context: ManagedObjectContext { engine.context }
+    private var source: ResultsSource { engine.source }
 
     /// The affected rows, or nil when the event is not one the controller follows: events caused
     /// by merges (heard again as the did-merge event), saves, and resets (Core Data does not
     /// report them; the client fetches again).
     func rows(of event: ContextEvent) throws -> [AffectedRow]? {
-        if !event.permanentIDs.isEmpty { return remappedRows(event.permanentIDs) }
-        switch event.kind {
-        case .objectsDidChange where !event.causedByMerge && !event.invalidatedAll:
-            return localRows(of: event)
-        case .didMerge:
-            return try mergedRows(of: event)
-        default:
+        switch event {
+        case .objectsDidChange(let change) where !change.causedByMerge && !change.invalidatedAll:
+            return localRows(of: change)
+        case .didMerge(let merge):
+            return try mergedRows(of: merge)
+        case .objectIDsDidChange(let mapping):
+            return remappedRows(mapping)
+        case .objectsDidChange, .willSave, .didSave:
             return nil
         }
     }
 
-    private func localRows(of event: ContextEvent) -> [AffectedRow] {
+    private func localRows(of event: ContextEvent.ObjectsDidChange) -> [AffectedRow] {
         var rows: [Int64: AffectedRow] = [:]
         for object in event.deleted.union(event.invalidated) {
             guard let rowKey = coding.rowKey(for: object.objectID) else { continue }
-            rows[rowKey] = AffectedRow(rowKey: rowKey, object: nil, keysChanged: true, oldKey: oldKey(of: object, in: event))
+            rows[rowKey] = AffectedRow(rowKey: rowKey, object: nil, deletedObject: object, keysChanged: true,
+                                       oldKey: oldKey(of: object, in: event))
         }
         for object in event.inserted.union(event.updated).union(event.refreshed) where rows[coding.rowKey(for: object.objectID) ?? -1] == nil {
             guard let rowKey = coding.rowKey(for: object.objectID) else { continue }
@@ -56,45 +61,38 @@ struct AffectedRowCollector {
 
     /// An updated or deleted object's key before the event: its values now, with the slots the
     /// event changed put back.
-    private func oldKey(of object: ManagedObject, in event: ContextEvent) -> SortKeyReader.Key? {
-        guard !object.state.isFault else { return nil }
-        let changed = event.oldValues[ObjectIdentifier(object)] ?? [:]
-        guard !changed.isEmpty else { return reader.processedValues(of: object) }
-        let saved = object.eventValues
-        object.eventValues = changed.merging(saved) { eventValue, _ in eventValue }
-        defer { object.eventValues = saved }
-        return reader.processedValues(of: object)
+    private func oldKey(of object: ManagedObject, in event: ContextEvent.ObjectsDidChange) -> SortKeyReader.Key? {
+        guard !object.isFault else { return nil }
+        return reader.processedValues(of: object, before: event)
     }
 
-    private func mergedRows(of event: ContextEvent) throws -> [AffectedRow] {
-        let saved = event.savedChanges
-        let snapshots = Dictionary(((saved?.inserted ?? []) + (saved?.updated ?? [])).map { ($0.objectID, $0) },
-                                   uniquingKeysWith: { first, _ in first })
-        let preImages = saved?.preImages ?? [:]
+    private func mergedRows(of event: ContextEvent.DidMerge) throws -> [AffectedRow] {
+        let snapshots = Dictionary(event.committedRows.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+        let preImages = event.preImages
         var rows: [Int64: AffectedRow] = [:]
-        for id in event.deletedIDs {
+        for id in event.deleted {
             guard let rowKey = coding.rowKey(for: id) else { continue }
             rows[rowKey] = AffectedRow(rowKey: rowKey, object: nil, keysChanged: true, oldKey: preImages[id].map(reader.values(in:)))
         }
-        let changed = event.insertedIDs.union(event.updatedIDs).union(event.refreshed.map(\.objectID))
+        let changed = event.inserted.union(event.updated).union(event.refreshed.map(\.objectID))
         var unread: [ManagedObjectID] = []
-        for id in changed where context.registeredObject(for: id) == nil && snapshots[id] == nil {
+        for id in changed where source.registeredObject(for: id) == nil && snapshots[id] == nil {
             unread.append(id)
         }
-        let read = Dictionary(try context.snapshotsAsSeen(for: unread).map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+        let read = Dictionary(try source.snapshotsAsSeen(for: unread).map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
         for id in changed {
             guard let rowKey = coding.rowKey(for: id), rows[rowKey] == nil else { continue }
             let object: ManagedObject?
-            if let registered = context.registeredObject(for: id) {
+            if let registered = source.registeredObject(for: id) {
                 object = registered
             } else if let snapshot = snapshots[id] ?? read[id] {
-                object = context.object(for: snapshot, asFault: true)
+                object = source.object(for: snapshot)
             } else {
                 object = nil
             }
-            let keys = event.changedKeysByID[id]
+            let keys = event.changedKeys[id]
             rows[rowKey] = AffectedRow(rowKey: rowKey, object: object.flatMap { $0.isDeleted ? nil : $0 },
-                                       keysChanged: event.insertedIDs.contains(id) || keys.map { !$0.isDisjoint(with: engine.configuration.positionKeys) } ?? true,
+                                       keysChanged: event.inserted.contains(id) || keys.map { !$0.isDisjoint(with: engine.configuration.positionKeys) } ?? true,
                                        oldKey: preImages[id].map(reader.values(in:)))
         }
         return Array(rows.values)
@@ -104,9 +102,9 @@ struct AffectedRowCollector {
         mapping.compactMap { old, new in
             guard let oldKey = coding.rowKey(for: old), let newKey = coding.rowKey(for: new) else { return nil }
             // A child context may have let the object go after pushing it to its parent.
-            let object = context.object(with: new)
+            let object = source.context.object(with: new)
             return AffectedRow(rowKey: newKey, previousRowKey: oldKey, object: object, keysChanged: false, reportsUpdate: false,
-                               oldKey: object.state.isFault ? nil : reader.processedValues(of: object))
+                               oldKey: object.isFault ? nil : reader.processedValues(of: object))
         }
     }
 }

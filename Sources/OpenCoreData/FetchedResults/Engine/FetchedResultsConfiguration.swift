@@ -10,7 +10,7 @@ struct AnyFetchRequest {
     let prefetchKeyPaths: () -> [String]?
     let predicate: () -> FetchPredicate?
     let description: () -> String
-    let storeFetch: (ManagedObjectContext) throws -> StoreFetch
+    let storeFetch: (ResultsSource) throws -> StoreFetch
     let fetchAll: (ManagedObjectContext) throws -> [Any]
 
     init<Result>(_ request: FetchRequest<Result>) {
@@ -21,7 +21,7 @@ struct AnyFetchRequest {
         prefetchKeyPaths = { request.relationshipKeyPathsForPrefetching }
         predicate = { request.predicate }
         description = { request.description }
-        storeFetch = { context in try context.storeFetch(for: request) }
+        storeFetch = { source in try source.storeFetch(for: request) }
         fetchAll = { context in try context.fetch(request) }
     }
 }
@@ -42,7 +42,7 @@ struct FetchedResultsConfiguration {
     /// A description of everything that decides the results, for the section cache.
     let fingerprint: String
 
-    init(request: AnyFetchRequest, sectionNameKeyPath: String?, context: ManagedObjectContext) throws {
+    init(request: AnyFetchRequest, sectionNameKeyPath: String?, source: ResultsSource) throws {
         guard let sortDescriptors = request.sortDescriptors() else {
             throw FetchedResultsError(FetchedResultsError.missingSortDescriptors,
                                       "a fetched results controller needs a fetch request with sort descriptors (Core Data raises an exception here); set sortDescriptors, to [] if the order does not matter")
@@ -52,7 +52,7 @@ struct FetchedResultsConfiguration {
             throw FetchedResultsError(FetchedResultsError.unsupportedResultType,
                                       "a fetched results controller follows objects or object IDs; the request's resultType is \(resultType)")
         }
-        plan = try request.storeFetch(context)
+        plan = try request.storeFetch(source)
         let entity = plan.entity
         let section = try sectionNameKeyPath.map { try SectionKeyPath($0, entity: entity) }
         self.section = section
@@ -68,7 +68,7 @@ struct FetchedResultsConfiguration {
             "sort \(sortDescriptors.map(\.description).joined(separator: ", "))",
             "section \(sectionNameKeyPath ?? "-")",
             "window \(plan.offset) \(plan.limit)",
-            "model \(ModelSchema(model: context.managedObjectModel).versionHash)",
+            "model \(ModelSchema(model: source.managedObjectModel).versionHash)",
         ].joined(separator: "\n")
     }
 

@@ -7,7 +7,7 @@
 /// and the pure ``ChangeClassifier`` decides what to report.
 final class FetchedResultsEngine {
     let configuration: FetchedResultsConfiguration
-    let context: ManagedObjectContext
+    let source: ResultsSource
     let coding: RowKeyCoding
     let reader: SortKeyReader
     private(set) var index: ResultIndex
@@ -16,13 +16,13 @@ final class FetchedResultsEngine {
     /// The predicate changes are classified with: the request's, read again before each batch.
     var predicate: ResolvedPredicate?
 
-    init(configuration: FetchedResultsConfiguration, context: ManagedObjectContext, coding: RowKeyCoding, index: ResultIndex) {
+    init(configuration: FetchedResultsConfiguration, source: ResultsSource, coding: RowKeyCoding, index: ResultIndex) {
         self.configuration = configuration
-        self.context = context
+        self.source = source
         self.coding = coding
         self.index = index
         predicate = configuration.plan.predicate
-        reader = SortKeyReader(sortKeys: configuration.plan.sortKeys, coding: coding, context: context, resultCount: index.count)
+        reader = SortKeyReader(sortKeys: configuration.plan.sortKeys, coding: coding, source: source, resultCount: index.count)
         filter = RowFilter(index.allRowKeys, expectedCount: index.count)
         heads = ChunkHeads(index: index, reader: reader)
     }
@@ -64,12 +64,12 @@ final class FetchedResultsEngine {
         let evaluator = PredicateEvaluator()
         let removed = Set(removals.map(\.rowKey))
         for row in rows {
-            guard let object = row.object, !object.isDeleted, object.managedObjectContext === context else { continue }
+            guard let object = row.object, !object.isDeleted, object.managedObjectContext === source.context else { continue }
             // An ID change renames a row of the results. An object not among them yet (an insert
             // given its permanent ID by obtainPermanentIDs before changes were processed) enters
             // with the event that reports its insert, not before.
             if row.previousRowKey != nil, !removed.contains(row.indexedRowKey) { continue }
-            if let predicate, !evaluator.evaluate(predicate, on: object) { continue }
+            if let predicate, !(try evaluator.evaluate(predicate, on: object)) { continue }
             let section = configuration.section.map { $0.name(of: $0.value(of: object)) } ?? ""
             placed.append((row, reader.currentValues(of: object), section))
         }
@@ -88,7 +88,7 @@ final class FetchedResultsEngine {
         guard !classified.isEmpty else { return nil }
         var objects: [Int64: ManagedObject] = [:]
         for row in rows {
-            if let object = row.object { objects[row.rowKey] = object }
+            if let object = row.object ?? row.deletedObject { objects[row.rowKey] = object }
         }
         return PreparedBatch(classified: classified,
                              newKeys: Dictionary(placed.map { ($0.row.rowKey, $0.key) }, uniquingKeysWith: { first, _ in first }),
@@ -147,7 +147,7 @@ extension FetchedResultsEngine {
     /// values as of the last processed changes); nil when it is not among them.
     func position(of id: ManagedObjectID, object: ManagedObject?) -> Int? {
         guard let rowKey = coding.rowKey(for: id), filter.mayContain(rowKey) else { return nil }
-        let key = reader.knownKey(of: rowKey) ?? object.flatMap { $0.state.isFault ? nil : reader.processedValues(of: $0) }
+        let key = reader.knownKey(of: rowKey) ?? object.flatMap { $0.isFault ? nil : reader.processedValues(of: $0) }
         do {
             return try PositionSearch(index: index, reader: reader, heads: heads).positions(of: [(key, rowKey)])[0]
         } catch {

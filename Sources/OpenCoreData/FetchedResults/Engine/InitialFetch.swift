@@ -10,7 +10,7 @@ import Foundation
 /// reappears after another one fails the fetch, as in Core Data (error 134060), on every path.
 struct InitialFetch {
     let configuration: FetchedResultsConfiguration
-    let context: ManagedObjectContext
+    let source: ResultsSource
     let coding: RowKeyCoding
     let indexTitle: (String) -> String?
 
@@ -20,7 +20,7 @@ struct InitialFetch {
         if let index = try groupedByCount() { return index }
         var plan = configuration.plan
         plan.identifiersOnly = true
-        let result = try context.matchingRows(plan, includesPendingChanges: configuration.includesPendingChanges)
+        let result = try source.matchingRows(plan, includesPendingChanges: configuration.includesPendingChanges)
         let rowKeys = try result.ids.map(rowKey(for:))
         guard let section = configuration.section else {
             return ResultIndex(sections: [.init(name: "", indexTitle: nil, rows: RowList(rowKeys))])
@@ -33,17 +33,15 @@ struct InitialFetch {
 
     private func groupedByCount() throws -> ResultIndex? {
         guard configuration.sectionIsFirstSortKey, let sortKey = configuration.plan.sortKeys.first,
-              let section = configuration.section, case .coordinator(let coordinator) = context.parentStore,
-              configuration.plan.limit == 0, configuration.plan.offset == 0,
-              !configuration.includesPendingChanges || !context.hasChanges else { return nil }
+              let section = configuration.section, configuration.plan.limit == 0, configuration.plan.offset == 0 else { return nil }
         var plan = configuration.plan
         plan.identifiersOnly = true
-        // One save lock for both queries: no save of this process falls between them.
-        let read = try coordinator.withSaveLock { () throws -> ([SectionCount], [Int64])? in
-            guard let counts = try coordinator.sectionCounts(plan, groupedBy: sortKey) else { return nil }
-            return (counts, try orderedRowKeys(plan, from: coordinator))
-        }
-        guard let (counts, rowKeys) = read, counts.reduce(0, { $0 + $1.count }) == rowKeys.count else { return nil }
+        // A single entity's row key is its primary key: the store's keys serve as they are.
+        guard let read = try source.storeSections(plan, groupedBy: sortKey, includesPendingChanges: configuration.includesPendingChanges,
+                                                  primaryKeys: coding.entities.count == 1) else { return nil }
+        let counts = read.counts
+        let rowKeys = try orderedRowKeys(read.rows)
+        guard counts.reduce(0, { $0 + $1.count }) == rowKeys.count else { return nil }
         var sections: [ResultIndex.Section] = []
         var start = 0
         var previous: PropertyValue?
@@ -67,16 +65,18 @@ struct InitialFetch {
     }
 
     /// The row keys of the fetch, in order; empty when the store leaves conditions to the
-    /// caller (which the count then disowns). A single entity's row key is its primary key, so
-    /// the store's keys serve as they are, with no object IDs made for a million rows.
-    private func orderedRowKeys(_ plan: StoreFetch, from coordinator: PersistentStoreCoordinator) throws -> [Int64] {
-        if coding.entities.count == 1, let keys = try coordinator.primaryKeys(plan) {
+    /// caller (which the count then disowns). Primary keys serve as they are, with no object IDs
+    /// made for a million rows.
+    private func orderedRowKeys(_ rows: StoreOrderedRows) throws -> [Int64] {
+        switch rows {
+        case .primaryKeys(let keys):
             guard keys.allSatisfy({ $0 >= 0 && $0 <= RowKeyCoding.keyMask }) else { throw Self.keyTooLarge(keys.first { $0 > RowKeyCoding.keyMask }) }
             return keys
+        case .objectIDs(let ids):
+            return try ids.map(rowKey(for:))
+        case .incomplete:
+            return []
         }
-        let result = try coordinator.fetch(plan)
-        guard result.residual == nil else { return [] }
-        return try result.ids.map(rowKey(for:))
     }
 
     // MARK: Walking the rows
@@ -88,18 +88,18 @@ struct InitialFetch {
         names.reserveCapacity(result.ids.count)
         for start in stride(from: 0, to: result.ids.count, by: Self.chunkSize) {
             let ids = Array(result.ids[start..<min(start + Self.chunkSize, result.ids.count)])
-            let missing = ids.filter { rows[$0] == nil && context.registeredObject(for: $0)?.state.isFault ?? true }
+            let missing = ids.filter { rows[$0] == nil && source.loadedObject(for: $0) == nil }
             let read = Dictionary(try storedValues(of: missing).map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
             // Objects made here live until the chunk is named, so related objects load once.
             var objects: [ManagedObject] = []
             for id in ids {
-                if let registered = context.registeredObject(for: id), !registered.state.isFault {
+                if let registered = source.loadedObject(for: id) {
                     names.append(section.name(of: section.value(of: registered)))
                 } else if let row = rows[id] ?? read[id] {
                     if let value = section.value(in: row) {
                         names.append(section.name(of: value))
                     } else {
-                        let object = context.object(for: row, asFault: true)
+                        let object = source.object(for: row)
                         objects.append(object)
                         names.append(section.name(of: section.value(of: object)))
                     }
@@ -116,10 +116,7 @@ struct InitialFetch {
     /// left out.
     private func storedValues(of ids: [ManagedObjectID]) throws -> [RowSnapshot] {
         guard !ids.isEmpty else { return [] }
-        if !configuration.includesPendingChanges, let coordinator = context.persistentStoreCoordinator {
-            return try coordinator.snapshots(for: ids)
-        }
-        return try context.parentSnapshots(for: ids)
+        return try source.storedSnapshots(for: ids, includesPendingChanges: configuration.includesPendingChanges)
     }
 
     /// Consecutive rows with the same name form a section; a name that comes back fails.

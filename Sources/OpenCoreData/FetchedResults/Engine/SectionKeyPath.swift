@@ -42,17 +42,7 @@ struct SectionKeyPath {
 
     /// The section value of an object, as it is now.
     func value(of object: ManagedObject) -> PropertyValue {
-        var current: ManagedObject? = object
-        for step in steps {
-            guard let object = current else { return .null }
-            if let attribute = step as? AttributeDescription {
-                return object.attributeValue(at: attribute.slot)
-            }
-            let destination = object.toOneValue(at: step.slot)
-            if step === steps.last { return destination.map { .object($0.objectID) } ?? .null }
-            current = destination
-        }
-        return .null
+        ResultsSource.value(along: steps, of: object)
     }
 
     /// The section value in a row of the fetched entity, for a stored attribute.

@@ -8,7 +8,7 @@ final class SortKeyReader {
 
     let sortKeys: [ResolvedSortKey]
     let coding: RowKeyCoding
-    let context: ManagedObjectContext
+    let source: ResultsSource
     /// The keys of rows the current batch takes out, as they were when the rows were placed.
     var batchOldKeys: [Int64: Key] = [:]
     /// Queries made for keys, for tests and the benchmark.
@@ -24,10 +24,10 @@ final class SortKeyReader {
     /// The store reader of the search in progress, if any.
     private var session: (([ManagedObjectID]) throws -> [[PropertyValue]?])?
 
-    init(sortKeys: [ResolvedSortKey], coding: RowKeyCoding, context: ManagedObjectContext, resultCount: Int) {
+    init(sortKeys: [ResolvedSortKey], coding: RowKeyCoding, source: ResultsSource, resultCount: Int) {
         self.sortKeys = sortKeys
         self.coding = coding
-        self.context = context
+        self.source = source
         orders = sortKeys.map { ($0.comparison, $0.ascending) }
         let attributes = sortKeys.compactMap { key -> AttributeDescription? in
             guard key.path.steps.count == 1, case .attribute(let attribute) = key.path.steps[0], attribute.isPersistent else { return nil }
@@ -86,7 +86,7 @@ final class SortKeyReader {
     /// saves of this process), where the store allows.
     func searching<T>(_ body: () throws -> T) throws -> T {
         guard session == nil, let attributes = storedAttributes, let entity = coding.entities.first else { return try body() }
-        let result = try context.readingAttributesAsSeen(of: entity, attributes) { read in
+        let result = try source.readingAttributesAsSeen(of: entity, attributes) { read in
             try withoutActuallyEscaping(read) { read in
                 session = read
                 defer { session = nil }
@@ -124,7 +124,7 @@ final class SortKeyReader {
             }
         } else {
             let indexByID = Dictionary(unread.map { ($0.id, $0.index) }, uniquingKeysWith: { first, _ in first })
-            for snapshot in try context.snapshotsAsSeen(for: unread.map(\.id)) {
+            for snapshot in try source.snapshotsAsSeen(for: unread.map(\.id)) {
                 guard let index = indexByID[snapshot.objectID] else { continue }
                 let key = values(in: snapshot)
                 remember(key, for: rowKeys[index])
@@ -139,72 +139,26 @@ final class SortKeyReader {
     /// The key of a registered object from its values in memory, leaving out changes made since
     /// pending changes were last processed; nil if the object's values are not in memory.
     private func keyInMemory(of id: ManagedObjectID) -> Key? {
-        guard let object = context.registeredObject(for: id) else { return nil }
-        if object.state.isFault {
-            guard case .snapshot(let snapshot)? = object.faultSource else { return nil }
-            return values(in: snapshot)
-        }
-        return processedValues(of: object)
+        source.processedSortKey(sortKeys, ofRegistered: id)
     }
 
     // MARK: Keys of objects and rows
 
-    /// An object's key as of the last processed changes.
-    func processedValues(of object: ManagedObject) -> Key {
-        sortKeys.map { key in
-            guard let first = key.path.steps.first, let slot = Self.slot(of: first), let old = object.eventValue(at: slot) else {
-                return ManagedObjectContext.sortValue(key, of: object)
-            }
-            switch (first, old) {
-            case (.attribute, .attribute(let value)):
-                return value
-            case (.toOne, .toOne(let destination)):
-                return destination.map { Self.value(of: key, from: $0, skippingFirst: true) } ?? .null
-            default:
-                return ManagedObjectContext.sortValue(key, of: object)
-            }
-        }
+    /// An object's key as of the last processed changes; during the delivery of `event`, as of
+    /// before it.
+    func processedValues(of object: ManagedObject, before event: ContextEvent.ObjectsDidChange? = nil) -> Key {
+        source.processedSortKey(sortKeys, of: object, before: event)
     }
 
     /// An object's key as it is now.
     func currentValues(of object: ManagedObject) -> Key {
-        sortKeys.map { ManagedObjectContext.sortValue($0, of: object) }
+        source.currentSortKey(sortKeys, of: object)
     }
 
     /// A key from stored values: attributes of the row itself are read from it; key paths through
     /// relationships follow the related objects in this context.
     func values(in snapshot: RowSnapshot) -> Key {
-        sortKeys.map { key in
-            switch key.path.steps.first {
-            case .attribute(let attribute)?:
-                return snapshot.value(at: attribute.slot)
-            case .toOne(let relationship)?:
-                guard let id = snapshot.value(at: relationship.slot).objectID else { return .null }
-                return Self.value(of: key, from: context.object(with: id), skippingFirst: true)
-            default:
-                return .null
-            }
-        }
-    }
-
-    private static func slot(of step: ResolvedKeyPath.Step) -> Int? {
-        switch step {
-        case .attribute(let attribute): attribute.slot
-        case .toOne(let relationship): relationship.slot
-        default: nil
-        }
-    }
-
-    private static func value(of key: ResolvedSortKey, from object: ManagedObject, skippingFirst: Bool) -> PropertyValue {
-        var current: ManagedObject? = object
-        for step in key.path.steps.dropFirst(skippingFirst ? 1 : 0) {
-            switch step {
-            case .toOne(let relationship): current = current?.toOneValue(at: relationship.slot)
-            case .attribute(let attribute): return current?.attributeValue(at: attribute.slot) ?? .null
-            default: return .null
-            }
-        }
-        return .null
+        source.sortKey(sortKeys, in: snapshot)
     }
 
     // MARK: Order

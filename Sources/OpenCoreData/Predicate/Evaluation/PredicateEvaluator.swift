@@ -3,7 +3,11 @@ import Foundation
 /// Evaluates a resolved predicate in memory. The rules match the SQL the SQLite store runs:
 /// `==` and `!=` treat nil as a value (`nil == nil`), ordering comparisons with nil are false,
 /// strings compare by UTF-8 bytes after `[c]`/`[d]` folding, numbers compare by value across
-/// types, a to-many key path without a modifier means `ANY`, and `ALL` over no values is true.
+/// types, NaN equals nothing and orders with nothing (so only `!=` is true of it), a to-many key
+/// path without a modifier means `ANY`, and `ALL` over no values is true.
+///
+/// Evaluation throws only when `MATCHES` exceeds its step limit
+/// (``FetchRequestError/regularExpressionTooComplex``).
 struct PredicateEvaluator {
     /// What a key path or constant yields.
     indirect enum Value {
@@ -23,53 +27,65 @@ struct PredicateEvaluator {
     /// Subquery variables bound to the element being tested: an object, or a value of an array.
     private var variables: [String: Value] = [:]
 
-    func evaluate(_ predicate: ResolvedPredicate, on subject: any PredicateSubject) -> Bool {
-        evaluate(predicate, onValue: .object(subject))
+    func evaluate(_ predicate: ResolvedPredicate, on subject: any PredicateSubject) throws(FetchRequestError) -> Bool {
+        try evaluate(predicate, onValue: .object(subject))
     }
 
     /// Evaluates on a value read as ``value(of:)`` reads it, for predicates resolved without an
     /// entity.
-    func evaluate(_ predicate: ResolvedPredicate, onValue value: Value) -> Bool {
+    func evaluate(_ predicate: ResolvedPredicate, onValue value: Value) throws(FetchRequestError) -> Bool {
         var evaluator = self
         evaluator.root = value
-        return evaluator.evaluate(predicate)
+        return try evaluator.evaluate(predicate)
     }
 
-    private func evaluate(_ predicate: ResolvedPredicate) -> Bool {
+    private func evaluate(_ predicate: ResolvedPredicate) throws(FetchRequestError) -> Bool {
         switch predicate {
         case .constant(let value): return value
-        case .not(let inner): return !evaluate(inner)
-        case .and(let predicates): return predicates.allSatisfy { evaluate($0) }
-        case .or(let predicates): return predicates.contains { evaluate($0) }
-        case .comparison(let comparison): return evaluate(comparison)
+        case .not(let inner): return !(try evaluate(inner))
+        case .and(let predicates):
+            for predicate in predicates where !(try evaluate(predicate)) { return false }
+            return true
+        case .or(let predicates):
+            for predicate in predicates where try evaluate(predicate) { return true }
+            return false
+        case .comparison(let comparison): return try evaluate(comparison)
         }
     }
 
-    private func evaluate(_ comparison: ResolvedComparison) -> Bool {
-        let lhs = value(of: comparison.lhs)
-        let rhs = value(of: comparison.rhs)
-        let test = { (value: Value) in Self.compare(value, comparison.op, rhs, comparison.options) }
+    private func evaluate(_ comparison: ResolvedComparison) throws(FetchRequestError) -> Bool {
+        let lhs = try value(of: comparison.lhs)
+        let rhs = try value(of: comparison.rhs)
+        let test = { (value: Value) throws(FetchRequestError) in try Self.compare(value, comparison.op, rhs, comparison.options) }
         let isCollection: Bool
         if case .collection = lhs, comparison.lhs.keyPath != nil { isCollection = true } else { isCollection = false }
         switch comparison.modifier {
         case .direct where isCollection && comparison.op == .contains:
             // An array read by name CONTAINS a value when one of its elements equals it (the
             // resolver has already made a to-many relationship's CONTAINS an ANY ==).
-            return lhs.elements.contains { Self.compare($0, .equalTo, rhs, comparison.options) }
+            return try Self.any(lhs.elements) { element throws(FetchRequestError) in
+                try Self.compare(element, .equalTo, rhs, comparison.options)
+            }
         case .direct where isCollection, .any:
-            return lhs.elements.contains(where: test)
+            return try Self.any(lhs.elements, test)
         case .all:
-            return lhs.elements.allSatisfy(test)
+            return !(try Self.any(lhs.elements) { element throws(FetchRequestError) in !(try test(element)) })
         case .none:
-            return !lhs.elements.contains(where: test)
+            return !(try Self.any(lhs.elements, test))
         case .direct:
-            return test(lhs)
+            return try test(lhs)
         }
+    }
+
+    /// `contains(where:)` with a typed throw.
+    private static func any(_ values: [Value], _ test: (Value) throws(FetchRequestError) -> Bool) throws(FetchRequestError) -> Bool {
+        for value in values where try test(value) { return true }
+        return false
     }
 
     // MARK: Values
 
-    private func value(of expression: ResolvedExpression) -> Value {
+    private func value(of expression: ResolvedExpression) throws(FetchRequestError) -> Value {
         switch expression {
         case .constant(let value):
             return .scalar(value)
@@ -78,14 +94,14 @@ struct PredicateEvaluator {
         case .keyPath(let path):
             return value(of: path)
         case .subqueryCount(let subquery):
-            let elements = value(of: subquery.collection).elements
             var inner = self
-            let count = elements.filter { element in
-                if case .object(nil) = element { return false }
+            var count: Int64 = 0
+            for element in value(of: subquery.collection).elements {
+                if case .object(nil) = element { continue }
                 inner.variables[subquery.variable] = element
-                return inner.evaluate(subquery.predicate)
-            }.count
-            return .scalar(.integer(Int64(count)))
+                if try inner.evaluate(subquery.predicate) { count += 1 }
+            }
+            return .scalar(.integer(count))
         }
     }
 
@@ -192,7 +208,8 @@ struct PredicateEvaluator {
 
     // MARK: Comparing
 
-    static func compare(_ lhs: Value, _ op: FetchPredicate.Operator, _ rhs: Value, _ options: FetchPredicate.Options) -> Bool {
+    static func compare(_ lhs: Value, _ op: FetchPredicate.Operator, _ rhs: Value,
+                        _ options: FetchPredicate.Options) throws(FetchRequestError) -> Bool {
         switch op {
         case .equalTo: return equal(lhs, rhs, options)
         case .notEqualTo: return !equal(lhs, rhs, options)
@@ -212,18 +229,18 @@ struct PredicateEvaluator {
                 // `IN` with a string on the right is a substring test (Core Data's IN serves
                 // strings as well as collections): `"ell" IN "hello"`.
                 guard let part = part.text, let whole = whole.text else { return false }
-                return StringMatching.match(.contains, value: whole, pattern: part, options: options)
+                return try StringMatching.match(.contains, value: whole, pattern: part, options: options)
             default:
                 return false
             }
         case .contains, .beginsWith, .endsWith, .like, .matches:
             guard case .scalar(let left) = lhs, case .scalar(let right) = rhs, let value = left.text, let pattern = right.text,
                   let operation = StringMatching.Operation(op) else { return false }
-            return StringMatching.match(operation, value: value, pattern: pattern, options: options)
+            return try StringMatching.match(operation, value: value, pattern: pattern, options: options)
         }
     }
 
-    /// Null-safe equality: nil equals nil, objects compare by ID.
+    /// Null-safe equality: nil equals nil, objects compare by ID, NaN equals nothing.
     private static func equal(_ lhs: Value, _ rhs: Value, _ options: FetchPredicate.Options) -> Bool {
         switch (identity(lhs), identity(rhs)) {
         case (.some(let left), .some(let right)): return left == right
@@ -233,12 +250,14 @@ struct PredicateEvaluator {
         }
         guard case .scalar(let left) = lhs, case .scalar(let right) = rhs else { return false }
         if left.isNull || right.isNull { return left.isNull && right.isNull }
+        if left.isNaN || right.isNaN { return false }
         return compareScalars(left, right, options) == 0
     }
 
-    /// Ordering; nil when either side is nil (the comparison is then false).
+    /// Ordering; nil when either side is nil or NaN (the comparison is then false).
     private static func order(_ lhs: Value, _ rhs: Value, _ options: FetchPredicate.Options) -> Int? {
-        guard case .scalar(let left) = lhs, case .scalar(let right) = rhs, !left.isNull, !right.isNull else { return nil }
+        guard case .scalar(let left) = lhs, case .scalar(let right) = rhs, !left.isNull, !right.isNull,
+              !left.isNaN, !right.isNaN else { return nil }
         return compareScalars(left, right, options)
     }
 

@@ -57,6 +57,9 @@ struct PredicateResolver {
                                     "ANY, ALL and NONE need a key path through a to-many relationship; '\(lhs.keyPath?.text ?? "")' of \(entityName) is not one",
                                     entityName: entity?.entityName, keyPath: lhs.keyPath?.text)
         }
+        try checkModifierOperand(modifier, lhs, written: comparison.lhs)
+        try refuseNUL(in: lhs)
+        try refuseNUL(in: rhs)
         rhs = try check(lhs, op, rhs, options: comparison.options)
         return ResolvedComparison(lhs: lhs, op: op, rhs: rhs, modifier: modifier, options: comparison.options)
     }
@@ -110,11 +113,37 @@ struct PredicateResolver {
         }
     }
 
+    /// `ANY`, `ALL` and `NONE` take a collection: a constant or `SUBQUERY(…).@count` is one
+    /// value (Core Data raises an exception), a list is fine.
+    private func checkModifierOperand(_ modifier: FetchPredicate.Modifier, _ lhs: ResolvedExpression,
+                                      written: FetchExpression.Node) throws {
+        switch (modifier, lhs) {
+        case (.direct, _), (_, .keyPath), (_, .list): return
+        case (_, .constant), (_, .subqueryCount):
+            throw FetchRequestError(FetchRequestError.typeMismatch,
+                                    "ANY, ALL and NONE need a collection on their left, a key path through a to-many relationship or a list; \(written.format) is a single value (in a predicate on \(entityName))",
+                                    entityName: entity?.entityName, keyPath: written.format)
+        }
+    }
+
+    /// Refuses strings holding U+0000 on either side of a comparison: SQLite would cut them
+    /// there, and no stored string can hold one.
+    private func refuseNUL(in expression: ResolvedExpression) throws {
+        let values: [PropertyValue]
+        switch expression {
+        case .constant(let value): values = [value]
+        case .list(let list): values = list
+        case .keyPath, .subqueryCount: return
+        }
+        for case .string(let text) in values where text.containsNUL {
+            throw FetchRequestError(FetchRequestError.typeMismatch,
+                                    "the string \(PredicatePrinter.quoted(text)) contains a NUL character (U+0000), which no stored string can hold (in a predicate on \(entityName))",
+                                    entityName: entity?.entityName)
+        }
+    }
+
     /// A constant converted to the type it is compared with, or an error naming both.
     private func fit(_ value: PropertyValue, to kind: ValueKind, name: String, op: FetchPredicate.Operator) throws -> PropertyValue {
-        if case .string(let text) = value, text.containsNUL {
-            throw mismatch("the string compared with \(describe(name)) contains a NUL character (U+0000), which no stored string can hold", name)
-        }
         switch (kind, value) {
         case (_, .null), (.any, _), (.null, _):
             return value
@@ -139,6 +168,8 @@ struct PredicateResolver {
     static func convert(_ value: PropertyValue, to type: AttributeType) -> PropertyValue? {
         switch (type, value) {
         case (.decimalAttributeType, .integer(let integer)): return .decimal(Decimal(integer))
+        // NaN has no decimal; it equals nothing whatever it is compared with.
+        case (.decimalAttributeType, .double(let double)) where double.isNaN: return value
         case (.decimalAttributeType, .double(let double)):
             return Decimal(string: "\(double)", locale: Locale(identifier: "en_US_POSIX")).map(PropertyValue.decimal)
         case (.decimalAttributeType, .boolean(let bool)): return .decimal(bool ? 1 : 0)

@@ -32,11 +32,15 @@ package enum StringMatching {
 
     /// Applies a string operator with `[c]`/`[d]` options: the one definition both in-memory
     /// evaluation and the SQLite store's `ocd_string_match` function use.
-    package static func match(_ operation: Operation, value: String, pattern: String, options: FetchPredicate.Options) -> Bool {
+    ///
+    /// - Throws: ``FetchRequestError/regularExpressionTooComplex`` when `MATCHES` exceeds its
+    ///   step limit.
+    package static func match(_ operation: Operation, value: String, pattern: String,
+                              options: FetchPredicate.Options) throws(FetchRequestError) -> Bool {
         if operation == .matches {
             // Case is left to the regular expression; diacritics are folded from the value.
-            return matches(fold(value, options.subtracting(.caseInsensitive)), pattern,
-                           caseInsensitive: options.contains(.caseInsensitive))
+            return try RegularExpressionMatching.matches(fold(value, options.subtracting(.caseInsensitive)), pattern,
+                                                         caseInsensitive: options.contains(.caseInsensitive))
         }
         let text = fold(value, options)
         let part = fold(pattern, options)
@@ -137,31 +141,6 @@ package enum StringMatching {
         }
         while p < pattern.endIndex, pattern[p] == .anyRun { p += 1 }
         return p == pattern.endIndex
-    }
-
-    private static let regexCache = Locked<[String: CachedRegex]>([:])
-
-    private struct CachedRegex: @unchecked Sendable {
-        let regex: Regex<AnyRegexOutput>?
-    }
-
-    /// `MATCHES`: the whole string matches the regular expression; nil if the pattern is invalid.
-    package static func matches(_ value: String, _ pattern: String, caseInsensitive: Bool) -> Bool {
-        let key = (caseInsensitive ? "i:" : "s:") + pattern
-        let cached = regexCache.withLock { $0[key] }
-        let entry: CachedRegex
-        if let cached {
-            entry = cached
-        } else {
-            let compiled = try? Regex(pattern)
-            entry = CachedRegex(regex: caseInsensitive ? compiled?.ignoresCase() : compiled)
-            regexCache.withLock { cache in
-                if cache.count > 256 { cache.removeAll() }
-                cache[key] = entry
-            }
-        }
-        guard let regex = entry.regex else { return false }
-        return (try? regex.wholeMatch(in: value)) != nil
     }
 
     /// The comparison `localizedStandard` sort descriptors use (Finder-like: case-insensitive,

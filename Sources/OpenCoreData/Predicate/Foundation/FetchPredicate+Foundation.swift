@@ -17,7 +17,8 @@ extension FetchPredicate {
     /// relationships.
     ///
     /// - Throws: ``FetchRequestError/unsupportedExpression`` naming the first construct that has no
-    ///   counterpart, such as `StringLocalizedStandardContains`.
+    ///   counterpart, such as `StringLocalizedStandardContains`;
+    ///   ``FetchRequestError/predicateTooDeep`` for one nested deeper than ``maximumNestingDepth``.
     public init<Root: ManagedObject>(_ predicate: Predicate<Root>) throws {
         var scope = FoundationBridgeScope()
         scope.bindings[predicate.variable.key] = .keyPath(root: .object, components: [])
@@ -25,6 +26,7 @@ extension FetchPredicate {
             throw FoundationBridgeScope.unsupported(predicate.expression)
         }
         self.init(node: try expression.bridgedPredicate(&scope))
+        try checkDepth()
     }
 }
 

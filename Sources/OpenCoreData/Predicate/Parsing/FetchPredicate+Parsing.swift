@@ -25,7 +25,8 @@ extension FetchPredicate {
     /// - Throws: ``PredicateParseError``, whose offset counts Unicode scalars from the start of
     ///   `format`: ``PredicateParseError/syntaxError``,
     ///   ``PredicateParseError/missingArgument``, ``PredicateParseError/unsupportedArgument``,
-    ///   ``PredicateParseError/unsupportedSyntax`` (arithmetic, `FUNCTION`, subscripts, ...) or
+    ///   ``PredicateParseError/unsupportedSyntax`` (arithmetic, `FUNCTION`, subscripts, nesting deeper
+    ///   than ``maximumNestingDepth``, ...) or
     ///   ``PredicateParseError/invalidRegularExpression`` for a bad `MATCHES` pattern.
     public init(format: String, _ arguments: Any?...) throws {
         try self.init(format: format, argumentArray: arguments)
@@ -40,7 +41,14 @@ extension FetchPredicate {
     ///
     /// See ``init(format:_:)`` for the grammar. A nil array is the same as an empty one.
     public init(format: String, argumentArray arguments: [Any?]?) throws {
-        var parser = try PredicateParser(format: format, arguments: arguments ?? [])
-        self.init(node: try parser.parse())
+        let node = try PredicateParser.parse(format: format, arguments: arguments ?? [])
+        // The parser's own limit counts parentheses and NOTs; an AND inside an OR inside
+        // parentheses nests two levels deeper per parenthesis.
+        let depth = node.nestingDepth
+        guard depth <= Self.maximumNestingDepth else {
+            throw PredicateParseError(code: PredicateParseError.unsupportedSyntax,
+                                      message: "nesting deeper than \(Self.maximumNestingDepth) levels is not supported", offset: 0, format: format)
+        }
+        self.init(node: node, depth: depth)
     }
 }

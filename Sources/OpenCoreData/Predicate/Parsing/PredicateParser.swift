@@ -28,9 +28,11 @@ struct PredicateParser {
     /// found when a parenthesis first starts a predicate.
     private var operandParentheses: Set<Int>?
 
-    /// Deeper input is refused rather than risk overflowing the stack: the parser may run on a
-    /// thread with a 512 KB stack, and a debug build spends about 3 KB per parenthesis level.
-    static let maximumDepth = 64
+    /// Deeper input is refused rather than risk overflowing the stack. Enough for the printed form
+    /// of any predicate within ``FetchPredicate/maximumNestingDepth`` (a nested `SUBQUERY` costs the
+    /// parser four levels for the tree's one); a debug build spends up to 4 KB of stack per level,
+    /// so deep formats parse on a thread of their own (``parse(format:arguments:)``).
+    static let maximumDepth = 4 * FetchPredicate.maximumNestingDepth + 8
 
     init(format: String, arguments: [Any?]) throws(PredicateParseError) {
         self.format = format
@@ -238,13 +240,7 @@ struct PredicateParser {
 
     /// Why `pattern` is not a valid regular expression, or nil if it is.
     static func regexProblem(_ pattern: String) -> String? {
-        do {
-            _ = try Regex(pattern)
-            return nil
-        } catch {
-            let reason = "\(error)"
-            return reason.isEmpty ? "not a regular expression" : reason
-        }
+        RegularExpressionMatching.problem(in: pattern)
     }
 
     // MARK: - Tokens and errors
