@@ -1,5 +1,6 @@
 import FetchedResultsChecking
 import Foundation
+import GRDB
 @testable import OpenCoreData
 import Testing
 
@@ -25,6 +26,7 @@ import Testing
             try controller.performFetch()
         }
         let shown = viewer.performAndWait { controller.contents }
+        let firstShown = try #require(viewer.performAndWait { controller.fetchedObjects?.first { $0.teamName == "Argentina" } })
         let token = try stack.currentToken()
 
         // Another program changes the store, and its history is gone before the viewer reads it.
@@ -44,10 +46,11 @@ import Testing
         let error = historyError { _ = try stack.transactions(after: token) }
         #expect(error?.code == PersistentHistoryError.expiredToken)
 
-        try viewer.performAndWait {
-            viewer.refreshAllObjects()
-            controller.refetchReportingDifference()
-        }
+        let current = try stack.currentToken()
+        let followed = try viewer.performAndWait { try viewer.mergeHistory(after: token) }
+        #expect(followed == current)
+        // The context refreshed what it holds: a registered object shows the committed value.
+        #expect(viewer.performAndWait { firstShown.teamName } == "Zambia")
         let fresh = try viewer.performAndWait { () throws -> [(name: String, ids: [ManagedObjectID])] in
             let teams = try viewer.fetch(request)
             return Dictionary(grouping: teams, by: \.qualifyingZone).sorted { $0.key < $1.key }
@@ -73,13 +76,59 @@ import Testing
             #expect(shown.flatMap(\.ids).applying(difference) == ids)
         }
 
-        // Then deltas again: the viewer's own change is one more batch.
-        try viewer.performAndWait {
-            let team = Team(context: viewer)
+        // Then deltas again: the next commit is read from history, as one more batch.
+        try other.save { context in
+            let team = Team(context: context)
             team.teamName = "Ghana"
             team.qualifyingZone = "OTHER"
-            try viewer.save()
         }
+        let next = try viewer.performAndWait { try viewer.mergeHistory(after: followed) }
+        #expect(next == (try stack.currentToken()))
         #expect((sectioned ? classic.batches.count : differences.differences.count) == 2)
+        let ghana = viewer.performAndWait { controller.fetchedObjects?.map(\.teamName) ?? [] }
+        #expect(ghana.contains("Ghana"))
+    }
+
+    /// Writes no history records: a program that writes the file with SQL. The store's triggers
+    /// count them in the generation, so a token from before them has expired, and a context that
+    /// follows history falls back to one refetch that shows them.
+    @Test(arguments: [
+        "UPDATE Team SET teamName = 'Aardvark' WHERE teamName = 'Egypt'",
+        "DELETE FROM Team WHERE teamName = 'Brazil'",
+        "INSERT INTO Team (_pk, _entity, _version, teamName, qualifyingZone, wins) SELECT max(_pk) + 100, _entity, 1, 'Raw', 'AFC', 0 FROM Team",
+    ])
+    func aWriteWithoutHistoryFallsBackToOneRefetch(statement: String) throws {
+        let stack = try HistoryStack(.sqlite)
+        for name in ["Argentina", "Brazil", "Chile", "Denmark", "Egypt"] {
+            try stack.insertTeam(name)
+        }
+        let viewer = stack.newContext()
+        let request = Team.fetchRequest()
+        request.sortDescriptors = [FetchSortDescriptor(key: "teamName")]
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: viewer,
+                                                  sectionNameKeyPath: nil, cacheName: nil)
+        let differences = DifferenceRecorder()
+        try viewer.performAndWait {
+            controller.delegate = differences
+            try controller.performFetch()
+        }
+        let shown = viewer.performAndWait { controller.contents.flatMap(\.ids) }
+        let token = try stack.currentToken()
+
+        let queue = try DatabaseQueue(path: stack.storeURL.path)
+        try queue.write { db in try db.execute(sql: statement) }
+        try queue.close()
+
+        let followed = try viewer.performAndWait { try viewer.mergeHistory(after: token) }
+        #expect(followed == (try stack.currentToken()))
+        let fresh = try viewer.performAndWait { try viewer.fetch(request).map(\.objectID) }
+        #expect(fresh != shown, "the statement changed nothing the controller shows")
+        #expect(viewer.performAndWait { controller.contents.flatMap(\.ids) } == fresh)
+        #expect(differences.differences.count == 1)
+        let difference = try #require(differences.differences.first)
+        #expect(shown.applying(difference) == fresh)
+        // Nothing new since: following from the returned token merges nothing more.
+        #expect(try viewer.performAndWait { try viewer.mergeHistory(after: followed) } == followed)
+        #expect(differences.differences.count == 1)
     }
 }
