@@ -52,6 +52,13 @@ struct BenchOptions: ParsableArguments {
             transform: BenchOptions.seed)
     var fuzzSeed: UInt64?
 
+    @Flag(name: .customLong("history-cost"),
+          help: ArgumentHelp("""
+              Measure what persistent history costs instead of the timing scenarios: scenarios 3 (at the largest \
+              --rows size, default 1M) and 6 with history on and off, alternately in one run, and their ratios.
+              """))
+    var historyCost = false
+
     /// The result sizes to measure.
     var rowCounts: [Int] { rowCountsGiven ?? Self.standardRowCounts }
 
@@ -63,6 +70,7 @@ struct BenchOptions: ParsableArguments {
 
     func validate() throws {
         if fuzzSeed != nil, fuzzBatches == nil { throw ValidationError("--seed is for --fuzz-batches") }
+        if historyCost, fuzzBatches != nil { throw ValidationError("--history-cost and --fuzz-batches are separate runs") }
     }
 
     // The readers below are the options' transforms: the argument parser reports what they

@@ -62,7 +62,7 @@ struct ChangeScenarios {
         return result
     }
 
-    private static func choose(_ count: Int, from ids: [ManagedObjectID], using generator: inout SplitMix64) -> [ManagedObjectID] {
+    static func choose(_ count: Int, from ids: [ManagedObjectID], using generator: inout SplitMix64) -> [ManagedObjectID] {
         var chosen = Set<ManagedObjectID>()
         while chosen.count < count { chosen.insert(ids[Int(generator.next() % UInt64(ids.count))]) }
         return Array(chosen)
@@ -70,7 +70,7 @@ struct ChangeScenarios {
 
     /// Loads the objects (untimed, as a list shows objects it has already read), gives each a new
     /// number of wins, and saves; returns when `save()` was called.
-    private static func changeAndSave(_ ids: [ManagedObjectID], in context: ManagedObjectContext,
+    static func changeAndSave(_ ids: [ManagedObjectID], in context: ManagedObjectContext,
                                       using generator: inout SplitMix64) throws -> UInt64 {
         let steps = ids.map { _ in Int32(1 + generator.next() % 999) }
         return try context.performAndWait { () throws -> UInt64 in

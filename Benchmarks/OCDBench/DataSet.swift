@@ -13,10 +13,14 @@ struct DataSet {
         url = directory.appendingPathComponent("teams-\(rows).sqlite")
     }
 
-    /// A container on the data set's store: each call is a fresh start, as after a relaunch.
-    func openContainer() throws -> PersistentContainer {
+    /// A container on the data set's store (or on a copy of it at `copy`): each call is a fresh
+    /// start, as after a relaunch. `history` turns persistent history on or off; nil keeps the
+    /// default (on).
+    func openContainer(at copy: URL? = nil, history: Bool? = nil) throws -> PersistentContainer {
         let container = try PersistentContainer(name: "ocd-bench", managedObjectClasses: [Team.self])
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+        let description = PersistentStoreDescription(url: copy ?? url)
+        if let history { description.isPersistentHistoryTrackingEnabled = history }
+        container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
         return container
     }

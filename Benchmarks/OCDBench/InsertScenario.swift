@@ -26,10 +26,12 @@ struct InsertScenario {
         return url
     }
 
-    private func insertThroughContext() throws -> Double {
+    /// One save of `count` new teams into a new store; `history` turns persistent history on or
+    /// off (nil: the default, on).
+    func insertThroughContext(history: Bool? = nil) throws -> Double {
         let dataSet = DataSet(rows: count, directory: directory)
         _ = freshFile(dataSet.url.lastPathComponent)
-        let container = try dataSet.openContainer()
+        let container = try dataSet.openContainer(history: history)
         let context = container.newBackgroundContext()
         var generator = SplitMix64(seed: 6)
         return try context.performAndWait { () throws -> Double in

@@ -14,6 +14,10 @@ struct OCDBench: ParsableCommand {
     @OptionGroup var options: BenchOptions
 
     func run() throws {
+        if options.historyCost {
+            try HistoryCostRun(options: options).run()
+            return
+        }
         if options.measuresTimings {
             try TimingRun(options: options).run()
         }

@@ -181,11 +181,36 @@ enum CrashHarness {
                     }
                 }
             }
+            problems += try historyProblems(in: context, batches: (last ?? -1) + 1)
             return (problems, last)
         }
         // A damaged store would make every later round fail too: stop at the first.
         try #require(problems.isEmpty, "round \(round): \(problems.prefix(20).joined(separator: "\n"))")
         return last
+    }
+}
+
+extension CrashHarness {
+    /// Checks the persistent history the writer's saves recorded with their rows: one transaction
+    /// per batch present, in order, each with the batch's new entries and the updates of the
+    /// entries it touched, and none for a save the kill undid.
+    static func historyProblems(in context: ManagedObjectContext, batches: Int64) throws -> [String] {
+        let request = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+        let transactions = (try context.execute(request) as? PersistentHistoryResult)?.result as? [PersistentHistoryTransaction] ?? []
+        guard transactions.count == Int(batches) else {
+            return ["the history holds \(transactions.count) transactions for \(batches) batches"]
+        }
+        var problems: [String] = []
+        for (batch, transaction) in zip(Int64(0)..., transactions) {
+            let changes = transaction.changes ?? []
+            let inserted = changes.filter { $0.changeType == .insert }.count
+            let updated = changes.filter { $0.changeType == .update }.count
+            let touched = batch == 0 ? 0 : touchedIndices(byBatch: batch, batchSize: CrashTests.batchSize).count
+            if inserted != Int(CrashTests.batchSize) || updated != touched || changes.count != inserted + updated {
+                problems.append("the transaction of batch \(batch) has \(inserted) inserts and \(updated) updates; its save made \(CrashTests.batchSize) and \(touched)")
+            }
+        }
+        return problems
     }
 }
 

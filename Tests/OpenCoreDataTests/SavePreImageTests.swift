@@ -44,7 +44,7 @@ import Testing
             let arriving = Player(context: context)
             arriving.name = "Arriving"
             let (request, outcome) = try storeOutcome(of: context)
-            guard case .committed(let permanentIDs, let preImages, _) = outcome else {
+            guard case .committed(let permanentIDs, let preImages, _, _) = outcome else {
                 Issue.record("the save conflicted: \(outcome)")
                 return
             }
@@ -75,7 +75,7 @@ import Testing
             team.teamName = "New"
             team.qualifyingZone = "OFC"
             let (_, outcome) = try storeOutcome(of: context)
-            guard case .committed(let permanentIDs, let preImages, _) = outcome else {
+            guard case .committed(let permanentIDs, let preImages, _, _) = outcome else {
                 Issue.record("the save conflicted: \(outcome)")
                 return
             }
@@ -140,7 +140,7 @@ import Testing
             let selects = try log.selects { outcome = try storeOutcome(of: context).1 }
             #expect(selects.count == 2)
             #expect(selects.allSatisfy { $0.contains("FROM \"Team\" WHERE \"_pk\" IN") })
-            guard case .committed(_, let preImages, _) = outcome else {
+            guard case .committed(_, let preImages, _, _) = outcome else {
                 Issue.record("the save did not commit")
                 return
             }

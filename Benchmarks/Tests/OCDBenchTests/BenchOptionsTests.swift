@@ -20,6 +20,9 @@ import Testing
         let fuzzing = try BenchOptions.parse(["--fuzz-batches", "1M", "--seed", "0x3039"])
         #expect(fuzzing.fuzzBatches == 1_000_000 && fuzzing.fuzzSeed == 12345 && !fuzzing.measuresTimings)
         #expect(try BenchOptions.parse(["--fuzz-batches", "2000", "--rows", "10k"]).measuresTimings)
+        let history = try BenchOptions.parse(["--history-cost", "--rows", "100k", "--runs", "50"])
+        #expect(history.historyCost && history.rowCountsGiven == [100_000] && history.runs == 50)
+        #expect(!(try BenchOptions.parse([]).historyCost))
     }
 
     @Test(arguments: [
@@ -29,6 +32,7 @@ import Testing
         (["--scenarios", "7"], "The value '7' is invalid for '--scenarios <n[,n…]>': '7' is not a list of scenario numbers 1 to 6"),
         (["--fuzz-batches", "2000", "--seed", "soon"], "'soon' is not a seed (use e.g. 12345 or 0x3039)"),
         (["--seed", "1"], "--seed is for --fuzz-batches"),
+        (["--history-cost", "--fuzz-batches", "10"], "--history-cost and --fuzz-batches are separate runs"),
         (["--verbose"], "Unknown option '--verbose'"),
     ])
     func badInputIsRefusedWithStatus64(arguments: [String], message: String) {

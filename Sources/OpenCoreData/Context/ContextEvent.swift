@@ -7,7 +7,8 @@
 /// Where each comes from: ``ManagedObjectContext/processPendingChanges()`` (objects did change),
 /// ``ManagedObjectContext/save()`` (will save, did save), a merge of changes committed elsewhere
 /// (did merge; see ``DidMerge`` for the changes it can carry) and the saves that give new objects
-/// permanent IDs (object IDs did change).
+/// permanent IDs (object IDs did change), and ``ManagedObjectContext/mergeHistory(after:)`` when
+/// the history cannot say what changed (store changes missed).
 enum ContextEvent {
     /// Pending changes were processed.
     case objectsDidChange(ObjectsDidChange)
@@ -20,6 +21,10 @@ enum ContextEvent {
     /// Temporary IDs became permanent (a save, or `obtainPermanentIDs`). Observers only: no
     /// notification is posted for this.
     case objectIDsDidChange(IDMapping)
+    /// The store changed in ways the context cannot read one by one (its history token
+    /// expired): it refreshed every object it holds, and observers that show results fetch again,
+    /// once. Observers only: the refresh itself was posted as objects-did-change.
+    case storeChangesMissed
 
     /// The notification the event is posted as; nil for the observers-only renaming of IDs.
     var kind: ContextChanges.Kind? {
@@ -28,7 +33,7 @@ enum ContextEvent {
         case .willSave: .willSave
         case .didSave: .didSave
         case .didMerge: .didMerge
-        case .objectIDsDidChange: nil
+        case .objectIDsDidChange, .storeChangesMissed: nil
         }
     }
 
@@ -39,7 +44,7 @@ enum ContextEvent {
         case .willSave: ContextChanges(kind: .willSave, invalidatedAll: false, changedKeys: [:], ids: [[], [], [], [], []])
         case .didSave(let save): save.changes
         case .didMerge(let merge): merge.changes
-        case .objectIDsDidChange: nil
+        case .objectIDsDidChange, .storeChangesMissed: nil
         }
     }
 }

@@ -14,50 +14,36 @@ extension ManagedObjectContext {
     /// }
     /// ```
     ///
-    /// Setting ``automaticallyMergesChangesFromParent`` does this for you.
+    /// Setting ``automaticallyMergesChangesFromParent`` does this for you. A notification that
+    /// names objects by ID only, such as ``didSaveObjectIDsNotification`` or a history
+    /// transaction's ``PersistentHistoryTransaction/objectIDNotification()``, is merged as
+    /// ``mergeChanges(fromRemoteContextSave:into:)`` merges: values come from the store.
     public func mergeChanges(fromContextDidSave notification: Notification) {
         assertOnQueue()
         if let saved = notification.userInfo?[NotificationKey.savedChanges.rawValue] as? SavedChanges {
             mergeSavedChanges(saved)
             return
         }
-        func ids(_ key: NotificationKey) -> [ManagedObjectID] {
-            (notification.userInfo?[key.rawValue] as? Set<ManagedObject>)?.map(\.objectID) ?? []
-        }
-        mergeChanges(inserted: ids(.insertedObjects), updated: ids(.updatedObjects), deleted: ids(.deletedObjects))
+        mergeChanges(byID: notification.userInfo ?? [:])
     }
 
     /// Merges changes made by something other than a context, such as a batch request or another
     /// process, into each of `contexts`. The dictionary holds arrays or sets of object IDs (or
-    /// their URIs) under ``NotificationKey/insertedObjectIDs``, `updatedObjectIDs` and
+    /// their URIs, or objects) under ``NotificationKey/insertedObjectIDs``, `updatedObjectIDs` and
     /// `deletedObjectIDs` (or the plain `inserted`, `updated`, `deleted` keys).
     public static func mergeChanges(fromRemoteContextSave changeNotificationData: [AnyHashable: Any],
                                     into contexts: [ManagedObjectContext]) {
-        func ids(_ keys: [NotificationKey], in context: ManagedObjectContext) -> [ManagedObjectID] {
-            keys.flatMap { key -> [ManagedObjectID] in
-                guard let value = changeNotificationData[key.rawValue] else { return [] }
-                let items: [Any] = (value as? [Any]) ?? (value as? Set<ManagedObjectID>).map { Array($0) }
-                    ?? (value as? Set<URL>).map { Array($0) } ?? []
-                return items.compactMap { item in
-                    if let id = item as? ManagedObjectID { return id }
-                    if let url = item as? URL { return context.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: url) }
-                    return nil
-                }
-            }
-        }
         for context in contexts {
-            context.performAndWait {
-                context.mergeChanges(inserted: ids([.insertedObjectIDs, .insertedObjects], in: context),
-                                     updated: ids([.updatedObjectIDs, .updatedObjects], in: context),
-                                     deleted: ids([.deletedObjectIDs, .deletedObjects], in: context))
-            }
+            context.performAndWait { context.mergeChanges(byID: changeNotificationData) }
         }
     }
 
     /// Merges changes known only by ID: current values come from the parent store.
-    private func mergeChanges(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
+    func mergeChanges(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID],
+                      changedKeys: [ManagedObjectID: Set<String>] = [:]) {
         var saved = SavedChanges()
         saved.deleted = deleted
+        saved.changedKeys = changedKeys
         do {
             saved.inserted = try parentSnapshots(for: inserted)
             saved.updated = try parentSnapshots(for: updated.filter { registeredObject(for: $0) != nil })

@@ -87,7 +87,7 @@ extension ManagedObjectContext {
             put(changes.updated, .updatedObjectIDs)
             put(changes.deleted, .deletedObjectIDs)
             put(changes.refreshed, .refreshedObjectIDs)
-        case .objectIDsDidChange:
+        case .objectIDsDidChange, .storeChangesMissed:
             return
         }
         NotificationCenter.default.post(name: name, object: self, userInfo: info)

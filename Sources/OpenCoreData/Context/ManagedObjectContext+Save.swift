@@ -100,7 +100,7 @@ extension ManagedObjectContext {
                 let request = makeSaveRequest()
                 if request.isEmpty { return nil }
                 switch try coordinator.save(request) {
-                case .committed(let permanentIDs, let preImages, let generations):
+                case .committed(let permanentIDs, let preImages, let generations, _):
                     bumpVersionsOfSavedObjects()
                     let inserted = insertedSet.orderedByID
                     var saved = collectSavedChanges(inserted: inserted, writtenRows: request.inserted, permanentIDs: permanentIDs)
@@ -132,6 +132,7 @@ extension ManagedObjectContext {
 
     func makeSaveRequest() -> SaveRequest {
         var request = SaveRequest()
+        request.transactionInfo = HistoryTransactionInfo(author: transactionAuthor, contextName: name)
         let inserted = insertedSet.orderedByID
         let updated = changedSet.orderedByID.filter { !$0.isDeleted && !$0.changedPersistentSlots.isEmpty }
         request.inserted = inserted.map { $0.currentSnapshot() }

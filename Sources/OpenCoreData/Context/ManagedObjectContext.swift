@@ -36,8 +36,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The context's queue type.
     public let concurrencyType: ConcurrencyType
 
-    /// A name for logs and debugging.
+    /// A name for logs and debugging, recorded as the ``PersistentHistoryTransaction/contextName``
+    /// of the context's saves.
     public var name: String?
+
+    /// Who the context's saves are by, recorded as their
+    /// ``PersistentHistoryTransaction/author`` in the store's persistent history: set it to tell
+    /// your own saves from others' when reading history (`"app"`, `"importer"`, `"widget"`).
+    public var transactionAuthor: String?
 
     /// How ``save()`` resolves rows changed in the store since this context read them. Defaults to
     /// ``MergePolicy/error``, which makes the save throw ``ObjectGraphError/mergeConflict``.

@@ -101,6 +101,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let store = PersistentStore(type: type, url: type == .inMemory ? nil : description.url, identifier: identifier,
                                     isReadOnly: description.isReadOnly, backend: backend)
         state.withLock { $0.stores.append(store) }
+        storeWasAdded(store, description: description)
         (description.logger ?? Log.store).debug("loaded \(store)")
         return store
     }
@@ -115,6 +116,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         guard removed else {
             throw PersistentStoreError(PersistentStoreError.noStore, "\(store) is not a store of this coordinator")
         }
+        RemoteChangeCenter.shared.unregister(store)
         store.backend.close()
     }
 
@@ -154,7 +156,7 @@ extension PersistentStoreCoordinator {
             }
             return try SQLiteStoreBackend(url: url, description: description)
         case .inMemory:
-            return InMemoryStoreBackend()
+            return InMemoryStoreBackend(historySettings: PersistentHistorySettings(description: description, recordsByDefault: false))
         default:
             guard let makeBackend = registeredStoreTypes.withLock({ $0[description.type] }) else {
                 throw PersistentStoreError(PersistentStoreError.unknownStoreType, "unknown store type '\(description.type)'; use SQLiteStoreType or InMemoryStoreType")
@@ -221,7 +223,9 @@ extension PersistentStoreCoordinator {
         guard !store.isReadOnly else {
             throw PersistentStoreError(PersistentStoreError.readOnly, "the store is read-only", url: store.url)
         }
-        return try store.backend.save(request)
+        let outcome = try store.backend.save(request)
+        storeDidCommit(store, outcome)
+        return outcome
     }
 
     /// Permanent IDs for temporary ones, reserving primary keys in the store.

@@ -24,7 +24,7 @@ extension AnyFetchedResultsController {
         switch event {
         case .didSave(let save): commit = save.saved.storeGenerations
         case .didMerge(let merge): commit = merge.storeGenerations
-        case .objectsDidChange, .willSave, .objectIDsDidChange: commit = nil
+        case .objectsDidChange, .willSave, .objectIDsDidChange, .storeChangesMissed: commit = nil
         }
         guard let commit else { return }
         generationTrail.follow(commitFrom: commit.before, to: commit.after)

@@ -30,6 +30,8 @@ extension AnyFetchedResultsController {
                 for object in merge.refreshed { missedObjects.insert(object.objectID) }
                 missedObjects.formUnion(merge.updated)
                 missedObjects.formUnion(merge.changedKeys.keys)
+            case .storeChangesMissed:
+                missedEverything = true
             case .willSave, .objectIDsDidChange:
                 break
             }

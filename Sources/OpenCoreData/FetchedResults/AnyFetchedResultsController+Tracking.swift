@@ -63,6 +63,10 @@ extension AnyFetchedResultsController {
     private func process(_ event: ContextEvent) {
         guard let engine else { return }
         followCommit(of: event)
+        if case .storeChangesMissed = event {
+            refetchReportingDifference()
+            return
+        }
         if staleness != nil {
             // Behind since a batch failed: a fresh fetch covers this event too.
             staleness?.note(event)

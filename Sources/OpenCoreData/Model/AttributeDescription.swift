@@ -34,6 +34,14 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
         willSet { checkMutable() }
     }
 
+    /// Whether a deletion keeps this attribute's value in the store's persistent history, in
+    /// the deletion's ``PersistentHistoryChange/tombstone``: Core Data's property of the same name.
+    /// Mark what identifies an object outside the store (a UUID, a server ID), so that readers of
+    /// history can tell which object went.
+    public var preservesValueInHistoryOnDeletion: Bool = false {
+        willSet { checkMutable() }
+    }
+
     /// The default in storage form, set when the model is compiled.
     var defaultStorage: PropertyValue = .null
 

@@ -60,7 +60,7 @@ extension ManagedObject {
                 oldValues = (change.oldValues[ObjectIdentifier(self)] ?? [:]).merging(insertEventDefaults) { recorded, _ in recorded }
             case .objectsDidChange(let change):
                 oldValues = change.oldValues[ObjectIdentifier(self)] ?? eventValues
-            case .didMerge, .objectIDsDidChange:
+            case .didMerge, .objectIDsDidChange, .storeChangesMissed:
                 oldValues = eventValues
             }
         } else {

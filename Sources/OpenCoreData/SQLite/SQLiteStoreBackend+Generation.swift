@@ -16,7 +16,8 @@ extension SQLiteStoreBackend {
         try reading("reading the store generation") { db in try Self.generation(db) }
     }
 
-    private static func generation(_ db: Database) throws -> Int64 {
+    /// The generation as `db` sees it: inside a transaction, the one the transaction reads.
+    static func generation(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT CAST(\"value\" AS INTEGER) FROM \(quoted(SQLiteSchema.metadataTable)) WHERE \"key\" = ?",
                            arguments: [generationKey]) ?? 0
     }
@@ -28,7 +29,8 @@ extension SQLiteStoreBackend {
     }
 
     /// Called inside a save's transaction after its writes: the generation advances by one (the
-    /// triggers left it alone meanwhile), and the triggers count again.
+    /// triggers left it alone meanwhile), and the triggers count again. The new generation numbers
+    /// the save's transaction in the persistent history.
     func finishCountedWrites(_ db: Database) throws -> CommitGenerations {
         // The value column is TEXT, as every metadata value; the arithmetic reads it as a number.
         let after = try Int64.fetchOne(db.cachedStatement(sql: """

@@ -58,6 +58,8 @@ extension SQLiteStoreBackend {
         }
         try syncIndexes(db, schema: schema)
         try syncUniqueIndexes(db, schema: schema, codes: codes)
+        // Stores made before persistent history gain its tables on their first load.
+        try SQLiteHistorySchema.prepare(db)
         return (metadata.identifier, codes)
     }
 
@@ -96,6 +98,7 @@ extension SQLiteStoreBackend {
         }
         try syncIndexes(db, schema: schema)
         try syncUniqueIndexes(db, schema: schema, codes: codes)
+        try SQLiteHistorySchema.create(db)
         let identifier = UUID().uuidString
         try db.execute(sql: "INSERT INTO \(quoted(SQLiteSchema.metadataTable)) VALUES (?, ?)", arguments: [MetadataKey.format, "1"])
         try writeMetadata(db, identifier: identifier, current: current, version: opening, codes: codes)

@@ -101,7 +101,8 @@ extension SQLiteStoreBackend {
         }
         try deleteLinks(of: save.deleted.map(\.objectID), db, schema: schema)
         let generations = try finishCountedWrites(db)
-        return .committed(permanentIDs: mapping, preImages: preImages, generations: generations)
+        let token = try recordHistory(number: generations.after, of: request, keys: keys, save: save, preImages: preImages, db, loaded: loaded)
+        return .committed(permanentIDs: mapping, preImages: preImages, generations: generations, historyToken: token)
     }
 
     /// The entity and the slots an update writes: what its SQL text depends on.

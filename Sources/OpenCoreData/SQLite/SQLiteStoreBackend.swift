@@ -10,6 +10,11 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
     let description: PersistentStoreDescription
     /// Lifecycle messages.
     let log: Logger
+    /// Whether saves are recorded in the persistent history (by default they are), and how long
+    /// it is kept (see SQLiteStoreBackend+History).
+    let historySettings: PersistentHistorySettings
+    /// When this connection last applied the history's retention rule.
+    let lastHistoryPrune = Locked<Date?>(nil)
 
     /// What loading established; read by every operation afterwards.
     final class Loaded: Sendable {
@@ -51,6 +56,7 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
         self.url = url
         self.description = description
         log = description.logger ?? Log.store
+        historySettings = PersistentHistorySettings(description: description, recordsByDefault: true)
         let sqlLog = description.logger ?? Log.sql
         try Self.prepareDirectory(for: url, readOnly: description.isReadOnly)
         if !description.isReadOnly { try Self.inspectExistingFile(at: url, timeout: description.timeout) }

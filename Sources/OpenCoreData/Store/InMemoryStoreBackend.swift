@@ -3,12 +3,12 @@ import Foundation
 /// A store that keeps rows in memory: ``InMemoryStoreType``. It behaves as the SQLite store does
 /// (versions, conflicts, ordering, join tables) and loses everything when the coordinator goes.
 final class InMemoryStoreBackend: PersistentStoreBackend {
-    private struct Link: Hashable {
+    struct Link: Hashable {
         var source: ManagedObjectID
         var destination: ManagedObjectID
     }
 
-    private struct Tables: @unchecked Sendable {
+    struct Tables: @unchecked Sendable {
         /// Rows by root entity, then primary key.
         var rows: [ObjectIdentifier: [Int64: RowSnapshot]] = [:]
         /// Join-table links by owning relationship.
@@ -16,10 +16,21 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
         var lastKey: [ObjectIdentifier: Int64] = [:]
         /// Committed saves so far.
         var generation: Int64 = 0
+        /// The persistent history, when the store records it (see InMemoryStoreBackend+History).
+        var history = InMemoryHistory()
+        /// When the retention rule was last applied.
+        var lastPrune: Date?
     }
 
-    private let tables = Locked(Tables())
-    private let identifier = UUID().uuidString
+    let tables = Locked(Tables())
+    let identifier = UUID().uuidString
+    let historySettings: PersistentHistorySettings
+
+    /// - Parameter historySettings: Whether saves are recorded in the store's persistent history
+    ///   (off unless the store's description turns it on), and how long it is kept.
+    init(historySettings: PersistentHistorySettings = PersistentHistorySettings(isRecording: false)) {
+        self.historySettings = historySettings
+    }
 
     func load(model: ManagedObjectModel) throws -> String { identifier }
 
@@ -209,8 +220,9 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
                 }
             }
             tables.generation += 1
+            let token = recordHistory(of: saved, preImages: preImages, in: &tables)
             return .committed(permanentIDs: mapping, preImages: preImages,
-                              generations: CommitGenerations(before: tables.generation - 1, after: tables.generation))
+                              generations: CommitGenerations(before: tables.generation - 1, after: tables.generation), historyToken: token)
         }
     }
 }

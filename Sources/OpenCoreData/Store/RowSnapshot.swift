@@ -29,6 +29,8 @@ package struct SaveRequest: Sendable {
     package var deleted: [RowDeletion] = []
     /// Links added to or removed from join tables.
     package var joinChanges: [JoinChange] = []
+    /// Who saves, for the store's persistent history.
+    package var transactionInfo = HistoryTransactionInfo()
 
     package var isEmpty: Bool {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty && joinChanges.isEmpty
@@ -71,7 +73,11 @@ package enum SaveOutcome: Sendable {
     /// before this save overwrote it (read in the same transaction), so that contexts merging the
     /// save can find where a row was in an ordered result from its old sort values. Inserted rows,
     /// and rows that did not exist, have none. `generations` are the store's around the commit.
-    case committed(permanentIDs: IDMapping, preImages: [ManagedObjectID: RowSnapshot], generations: CommitGenerations)
+    ///
+    /// `historyToken` follows the transaction the store recorded in its persistent history, or is
+    /// nil when the store records none.
+    case committed(permanentIDs: IDMapping, preImages: [ManagedObjectID: RowSnapshot], generations: CommitGenerations,
+                   historyToken: PersistentHistoryToken?)
     /// Nothing was written: these rows changed since they were read.
     case conflicts([StoreConflict])
     /// Nothing was written: rows of the save claim constrained values that other stored rows

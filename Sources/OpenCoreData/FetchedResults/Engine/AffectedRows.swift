@@ -27,8 +27,9 @@ struct AffectedRowCollector {
     private var source: ResultsSource { engine.source }
 
     /// The affected rows, or nil when the event is not one the controller follows: events caused
-    /// by merges (heard again as the did-merge event), saves, and resets (Core Data does not
-    /// report them; the client fetches again).
+    /// by merges (heard again as the did-merge event), saves, resets (Core Data does not
+    /// report them; the client fetches again), and missed store changes (the controller fetches
+    /// again itself).
     func rows(of event: ContextEvent) throws -> [AffectedRow]? {
         switch event {
         case .objectsDidChange(let change) where !change.causedByMerge && !change.invalidatedAll:
@@ -37,7 +38,7 @@ struct AffectedRowCollector {
             return try mergedRows(of: merge)
         case .objectIDsDidChange(let mapping):
             return remappedRows(mapping)
-        case .objectsDidChange, .willSave, .didSave:
+        case .objectsDidChange, .willSave, .didSave, .storeChangesMissed:
             return nil
         }
     }
