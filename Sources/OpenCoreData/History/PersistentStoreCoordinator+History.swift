@@ -57,6 +57,8 @@ extension PersistentStoreCoordinator {
             return try execute(history)
         case let update as BatchUpdateRequest:
             return try execute(update, info: info)
+        case let delete as BatchDeleteRequest:
+            return try execute(delete, info: info)
         default:
             throw PersistentStoreError(PersistentStoreError.unsupportedConfiguration,
                                        "requests of type \(type(of: request)) are not supported")
