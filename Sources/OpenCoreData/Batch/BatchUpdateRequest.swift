@@ -92,17 +92,18 @@ extension BatchUpdateRequest {
 enum BatchValueCheck {
     /// The storage form of `value` for the attribute `key` of `entity`, or an error naming the
     /// key, the value and `place` (which request, which row).
-    static func storedValue(_ value: Any?, forKey key: String, of entity: EntityDescription, where place: String) throws -> PropertyValue {
+    static func storedValue(_ value: Any?, forKey key: String, of entity: EntityDescription, where place: String,
+                            rowIndex: Int? = nil) throws -> PropertyValue {
         guard let attribute = entity.property(named: key) as? AttributeDescription, !attribute.isTransient else {
             let what = entity.property(named: key) == nil ? "has no attribute" : "has no stored attribute (relationships and transient attributes cannot be written by a batch request)"
-            throw BatchRequestError(BatchRequestError.invalidValue, "\(place): \(entity.entityName) \(what) named '\(key)'", key: key)
+            throw BatchRequestError(BatchRequestError.invalidValue, "\(place): \(entity.entityName) \(what) named '\(key)'", key: key, rowIndex: rowIndex)
         }
         switch PropertyValue.conversion(of: value, to: attribute.attributeType) {
         case .failure(let refusal):
-            throw BatchRequestError(BatchRequestError.invalidValue, "\(place): '\(key)' of \(entity.entityName) cannot hold this value: \(refusal.reason)", key: key)
+            throw BatchRequestError(BatchRequestError.invalidValue, "\(place): '\(key)' of \(entity.entityName) cannot hold this value: \(refusal.reason)", key: key, rowIndex: rowIndex)
         case .success(let stored):
             if stored.isNull, !attribute.isOptional {
-                throw BatchRequestError(BatchRequestError.missingMandatoryProperty, "\(place): '\(key)' of \(entity.entityName) is required but the value is nil", key: key)
+                throw BatchRequestError(BatchRequestError.missingMandatoryProperty, "\(place): '\(key)' of \(entity.entityName) is required but the value is nil", key: key, rowIndex: rowIndex)
             }
             return stored
         }

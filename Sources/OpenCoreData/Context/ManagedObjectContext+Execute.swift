@@ -1,7 +1,7 @@
 extension ManagedObjectContext {
     /// Runs a request against the context's store, outside the context's objects: Core Data's
     /// `execute(_:)`: a ``PersistentHistoryChangeRequest``, whose result is a
-    /// ``PersistentHistoryResult``, or a batch request (``BatchUpdateRequest``, ``BatchDeleteRequest``), which writes
+    /// ``PersistentHistoryResult``, or a batch request (``BatchInsertRequest``, ``BatchUpdateRequest``, ``BatchDeleteRequest``), which writes
     /// rows without objects and records the context's ``transactionAuthor`` and ``name`` in the
     /// store's history. Batch requests leave the context's objects as they are.
     ///

@@ -59,6 +59,8 @@ extension PersistentStoreCoordinator {
             return try execute(update, info: info)
         case let delete as BatchDeleteRequest:
             return try execute(delete, info: info)
+        case let insert as BatchInsertRequest:
+            return try execute(insert, info: info)
         default:
             throw PersistentStoreError(PersistentStoreError.unsupportedConfiguration,
                                        "requests of type \(type(of: request)) are not supported")
