@@ -35,7 +35,7 @@ public enum BatchDeleteRequestResultType: UInt, Sendable {
 /// let request = BatchDeleteRequest(fetchRequest: old)
 /// request.resultType = .resultTypeObjectIDs
 /// let result = try context.execute(request) as? BatchDeleteResult
-/// ManagedObjectContext.mergeChanges(fromRemoteContextSave: ["deleted": result?.result ?? []], into: [viewContext])
+/// ManagedObjectContext.mergeChanges(fromRemoteContextSave: [DeletedObjectsKey: result?.result ?? []], into: [viewContext])
 /// ```
 public final class BatchDeleteRequest: PersistentStoreRequest, @unchecked Sendable {
     /// The request selecting the objects to delete, when given one. Its predicate must be one the

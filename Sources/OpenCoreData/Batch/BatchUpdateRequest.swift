@@ -26,7 +26,7 @@ public enum BatchUpdateRequestResultType: UInt, Sendable {
 /// request.resultType = .updatedObjectIDsResultType
 /// let result = try context.execute(request) as? BatchUpdateResult
 /// let ids = result?.result as? [ManagedObjectID] ?? []
-/// ManagedObjectContext.mergeChanges(fromRemoteContextSave: ["updated": ids], into: [viewContext])
+/// ManagedObjectContext.mergeChanges(fromRemoteContextSave: [UpdatedObjectsKey: ids], into: [viewContext])
 /// ```
 ///
 /// The predicate must be one the store applies itself (attributes, to-one key paths and

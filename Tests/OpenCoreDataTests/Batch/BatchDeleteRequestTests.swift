@@ -175,7 +175,7 @@ import Testing
         let spain = try viewContext.performAndWait { try viewContext.existingObject(with: league.teams["Spain"]!) }
         let result = try #require(try league.stack.execute(try uefaDelete(.resultTypeObjectIDs)) as? BatchDeleteResult)
         viewContext.performAndWait { #expect(!spain.isDeleted && spain.managedObjectContext === viewContext) }
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: ["deleted": result.result as? [ManagedObjectID] ?? []], into: [viewContext])
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [DeletedObjectsKey: result.result as? [ManagedObjectID] ?? []], into: [viewContext])
         viewContext.performAndWait {
             #expect(viewContext.registeredObjects.contains { $0.objectID == league.teams["Spain"]! } == false)
         }

@@ -82,7 +82,7 @@ import Testing
         let result = try #require(try stack.execute(try uefaUpdate(.updatedObjectIDsResultType)) as? BatchUpdateResult)
         viewContext.performAndWait { #expect(spain.wins == 0, "a batch update does not touch registered objects") }
         let updated = try #require(result.result as? [ManagedObjectID])
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: ["updated": updated], into: [viewContext])
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [UpdatedObjectsKey: updated], into: [viewContext])
         viewContext.performAndWait {
             #expect(spain.wins == 9)
             #expect(spain.imageName == "europe.png")
