@@ -9,12 +9,13 @@ extension HistoryStack {
         return try context.performAndWait { try context.execute(request) }
     }
 
-    /// Every team's name and wins, by name, as a fresh context reads them from the store.
+    /// Every team's name and wins, by name, as a fresh context reads them from the store (the
+    /// last of teams sharing a name, so that a test of a broken request fails rather than traps).
     func storedTeams() throws -> [String: (wins: Int16, imageName: String?)] {
         let context = newContext()
         return try context.performAndWait {
             let teams = try context.fetch(FetchRequest<Team>(entityName: "Team"))
-            return Dictionary(uniqueKeysWithValues: teams.map { ($0.teamName, ($0.wins, $0.imageName)) })
+            return Dictionary(teams.map { ($0.teamName, ($0.wins, $0.imageName)) }, uniquingKeysWith: { _, last in last })
         }
     }
 }
