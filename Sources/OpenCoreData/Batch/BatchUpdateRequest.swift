@@ -41,7 +41,8 @@ public final class BatchUpdateRequest: PersistentStoreRequest, @unchecked Sendab
     public var predicate: FetchPredicate?
     /// Whether objects of subentities are updated too (true by default, as in Core Data).
     public var includesSubentities = true
-    /// The attributes to set, by name, and their new values (`nil` or `NSNull` for no value).
+    /// The attributes to set, by name, and their new values (`nil` or `NSNull` for no value), or
+    /// a ``BatchUpdateExpression`` computing each row's value from its own (`wins + 1`).
     public var propertiesToUpdate: [String: Any]?
     /// What the result holds.
     public var resultType: BatchUpdateRequestResultType = .statusOnlyResultType
@@ -76,14 +77,46 @@ public final class BatchUpdateResult: PersistentStoreResult, @unchecked Sendable
     }
 }
 
+/// One value a batch update writes: the same for every row, or computed from each row.
+enum BatchUpdateValue {
+    case constant(PropertyValue)
+    case computed(BatchUpdateExpression, source: AttributeDescription, target: AttributeDescription)
+
+    /// The value for `row`, checked against the target attribute.
+    func value(for row: RowSnapshot) throws -> PropertyValue {
+        switch self {
+        case .constant(let value):
+            return value
+        case .computed(let expression, let source, let target):
+            let entity = row.objectID.entity
+            let slot = entity.property(named: source.name)?.slot ?? source.slot
+            let integerTarget = [.integer16AttributeType, .integer32AttributeType, .integer64AttributeType].contains(target.attributeType)
+            let computed = expression.value(from: row.value(at: slot), sourceType: source.attributeType, integerTarget: integerTarget)
+            return try BatchValueCheck.storedValue(computed, forKey: target.name, of: entity,
+                                                   where: "batch update of \(row.objectID), '\(target.name)' = \(expression)")
+        }
+    }
+}
+
 extension BatchUpdateRequest {
     /// The values to write, checked against `entity`'s attributes, by attribute name.
-    func checkedValues(for entity: EntityDescription) throws -> [(name: String, value: PropertyValue)] {
+    func checkedValues(for entity: EntityDescription) throws -> [(name: String, value: BatchUpdateValue)] {
         guard let properties = propertiesToUpdate, !properties.isEmpty else {
             throw BatchRequestError(BatchRequestError.invalidRequest, "the batch update of \(entity.entityName) has no propertiesToUpdate")
         }
         return try properties.keys.sorted().map { key in
-            (key, try BatchValueCheck.storedValue(properties[key] ?? nil, forKey: key, of: entity, where: "batch update"))
+            guard let expression = properties[key] as? BatchUpdateExpression else {
+                return (key, .constant(try BatchValueCheck.storedValue(properties[key] ?? nil, forKey: key, of: entity, where: "batch update")))
+            }
+            // Both ends are checked as a constant's key is; each row's result is checked as it is computed.
+            let place = "batch update, '\(key)' = \(expression)"
+            _ = try BatchValueCheck.storedValue(nil as Any?, forKey: key, of: entity, where: place, allowingNil: true)
+            _ = try BatchValueCheck.storedValue(nil as Any?, forKey: expression.key, of: entity, where: place, allowingNil: true)
+            guard let target = entity.property(named: key) as? AttributeDescription,
+                  let source = entity.property(named: expression.key) as? AttributeDescription else {
+                throw BatchRequestError(BatchRequestError.invalidValue, "\(place): not an attribute of \(entity.entityName)", key: key)
+            }
+            return (key, .computed(expression, source: source, target: target))
         }
     }
 }
@@ -93,7 +126,7 @@ enum BatchValueCheck {
     /// The storage form of `value` for the attribute `key` of `entity`, or an error naming the
     /// key, the value and `place` (which request, which row).
     static func storedValue(_ value: Any?, forKey key: String, of entity: EntityDescription, where place: String,
-                            rowIndex: Int? = nil) throws -> PropertyValue {
+                            rowIndex: Int? = nil, allowingNil: Bool = false) throws -> PropertyValue {
         guard let attribute = entity.property(named: key) as? AttributeDescription, !attribute.isTransient else {
             let what = entity.property(named: key) == nil ? "has no attribute" : "has no stored attribute (relationships and transient attributes cannot be written by a batch request)"
             throw BatchRequestError(BatchRequestError.invalidValue, "\(place): \(entity.entityName) \(what) named '\(key)'", key: key, rowIndex: rowIndex)
@@ -102,7 +135,7 @@ enum BatchValueCheck {
         case .failure(let refusal):
             throw BatchRequestError(BatchRequestError.invalidValue, "\(place): '\(key)' of \(entity.entityName) cannot hold this value: \(refusal.reason)", key: key, rowIndex: rowIndex)
         case .success(let stored):
-            if stored.isNull, !attribute.isOptional {
+            if stored.isNull, !attribute.isOptional, !allowingNil {
                 throw BatchRequestError(BatchRequestError.missingMandatoryProperty, "\(place): '\(key)' of \(entity.entityName) is required but the value is nil", key: key, rowIndex: rowIndex)
             }
             return stored

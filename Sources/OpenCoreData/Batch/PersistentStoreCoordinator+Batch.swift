@@ -12,12 +12,13 @@ extension PersistentStoreCoordinator {
         let fetch = StoreFetch(entity: entity, includesSubentities: request.includesSubentities, predicate: predicate)
         let updated = try commitBatch(info: info) { store in
             let rows = try storeRows(for: fetch, in: store, doing: "batch update")
-            let updates = rows.map { row in
+            let updates = try rows.map { row in
                 var snapshot = row
                 var slots: [Int] = []
                 for (name, value) in values {
                     guard let slot = row.objectID.entity.property(named: name)?.slot else { continue }
-                    snapshot.values[slot] = value
+                    // Computed from the row as read, not as this update has changed it so far.
+                    snapshot.values[slot] = try value.value(for: row)
                     slots.append(slot)
                 }
                 return RowUpdate(snapshot: snapshot, changedSlots: slots.sorted(), expectedVersion: row.version)
