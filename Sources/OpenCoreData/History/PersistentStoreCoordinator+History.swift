@@ -20,7 +20,7 @@ extension PersistentStoreCoordinator {
     ///
     /// - Throws: As ``ManagedObjectContext/execute(_:)``.
     public func execute(_ request: PersistentStoreRequest, with context: ManagedObjectContext) throws -> Any {
-        try result(of: request)
+        try result(of: request, info: HistoryTransactionInfo(author: context.transactionAuthor, contextName: context.name))
     }
 
     /// Records that the reader named `reader` has read the store's history up to `token`: while
@@ -50,11 +50,17 @@ extension PersistentStoreCoordinator {
 
     // MARK: Running requests
 
-    /// Runs a store request.
-    func result(of request: PersistentStoreRequest) throws -> PersistentStoreResult {
+    /// Runs a store request; `info` names who writes, for the history of a request that writes.
+    func result(of request: PersistentStoreRequest, info: HistoryTransactionInfo = HistoryTransactionInfo()) throws -> PersistentStoreResult {
         switch request {
         case let history as PersistentHistoryChangeRequest:
             return try execute(history)
+        case let update as BatchUpdateRequest:
+            return try execute(update, info: info)
+        case let delete as BatchDeleteRequest:
+            return try execute(delete, info: info)
+        case let insert as BatchInsertRequest:
+            return try execute(insert, info: info)
         default:
             throw PersistentStoreError(PersistentStoreError.unsupportedConfiguration,
                                        "requests of type \(type(of: request)) are not supported")

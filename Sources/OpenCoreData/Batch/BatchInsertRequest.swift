@@ -1,0 +1,112 @@
+/// What a ``BatchInsertRequest`` returns: Core Data's `NSBatchInsertRequestResultType`.
+public enum BatchInsertRequestResultType: UInt, Sendable {
+    /// `true` once the rows are written.
+    case statusOnly = 0
+    /// The IDs of the objects written, one per distinct object, in the order of the rows, as
+    /// `[ManagedObjectID]`.
+    case objectIDs = 1
+    /// How many objects were written (inserted or, under a uniqueness constraint, updated), as
+    /// `Int`.
+    case count = 2
+}
+
+/// Inserts objects into the store from dictionaries of attribute values, without creating
+/// objects in a context: Core Data's `NSBatchInsertRequest`.
+///
+/// The request runs as one write transaction: primary keys are reserved as a save reserves them,
+/// the rows are written, the store's persistent history records one insert change per object,
+/// and the store's generation advances. Every row is checked before anything is written: a key
+/// the entity has no attribute for, a value the attribute's type cannot hold, or a required
+/// attribute without a value (and without a default) throws a ``BatchRequestError`` naming the
+/// row index and the key (Core Data writes such rows). Attributes a row leaves out take their
+/// default values.
+///
+/// On an entity with ``EntityDescription/uniquenessConstraints``, a row whose constrained values
+/// a stored row (or an earlier row of the request) already holds updates that row with the values
+/// it gives, as Core Data's batch insert does: an upsert. The history records it as an update.
+///
+/// ```swift
+/// let rows: [[String: Any]] = [["teamName": "Spain", "qualifyingZone": "UEFA", "wins": 3],
+///                              ["teamName": "Chile", "qualifyingZone": "CONMEBOL"]]
+/// let request = BatchInsertRequest(entityName: "Team", objects: rows)
+/// request.resultType = .objectIDs
+/// let ids = (try context.execute(request) as? BatchInsertResult)?.result as? [ManagedObjectID]
+/// ```
+///
+/// Relationships cannot be set by a batch insert, as in Core Data.
+public final class BatchInsertRequest: PersistentStoreRequest, @unchecked Sendable {
+    /// The name of the entity to insert objects of.
+    public let entityName: String?
+    /// The entity to insert objects of, when given directly.
+    public let entity: EntityDescription?
+    /// The rows to insert, each a dictionary of attribute values by name.
+    public var objectsToInsert: [[String: Any]]?
+    /// Called with an empty dictionary to fill with the next row's values, until it returns
+    /// `true` (the dictionary it filled on that call is not inserted), when given instead of
+    /// ``objectsToInsert``.
+    public var dictionaryHandler: ((inout [String: Any]) -> Bool)?
+    /// What the result holds.
+    public var resultType: BatchInsertRequestResultType = .statusOnly
+
+    /// A request inserting `objects` as objects of the entity named `entityName`.
+    public init(entityName: String, objects: [[String: Any]]) {
+        self.entityName = entityName
+        self.entity = nil
+        self.objectsToInsert = objects
+    }
+
+    /// A request inserting `objects` as objects of `entity`.
+    public init(entity: EntityDescription, objects: [[String: Any]]) {
+        self.entityName = entity.name
+        self.entity = entity
+        self.objectsToInsert = objects
+    }
+
+    /// A request inserting the rows `handler` fills, one per call, until it returns `true`.
+    ///
+    /// ```swift
+    /// var next = 0
+    /// let request = BatchInsertRequest(entityName: "Team") { row in
+    ///     guard next < names.count else { return true }
+    ///     row = ["teamName": names[next], "qualifyingZone": "UEFA"]
+    ///     next += 1
+    ///     return false
+    /// }
+    /// ```
+    public init(entityName: String, dictionaryHandler handler: @escaping (inout [String: Any]) -> Bool) {
+        self.entityName = entityName
+        self.entity = nil
+        self.dictionaryHandler = handler
+    }
+}
+
+/// What a ``BatchInsertRequest`` returns: Core Data's `NSBatchInsertResult`.
+public final class BatchInsertResult: PersistentStoreResult, @unchecked Sendable {
+    /// The request's result type.
+    public let resultType: BatchInsertRequestResultType
+    /// `true`, the count (`Int`) or the object IDs (`[ManagedObjectID]`), by ``resultType``.
+    public let result: Any?
+
+    init(resultType: BatchInsertRequestResultType, written ids: [ManagedObjectID]) {
+        self.resultType = resultType
+        switch resultType {
+        case .statusOnly: result = true
+        case .objectIDs: result = ids
+        case .count: result = ids.count
+        }
+    }
+}
+
+extension BatchInsertRequest {
+    /// The dictionaries to insert: the given array, or what the handler produces.
+    func rows() -> [[String: Any]] {
+        if let objectsToInsert { return objectsToInsert }
+        guard let dictionaryHandler else { return [] }
+        var rows: [[String: Any]] = []
+        while true {
+            var row: [String: Any] = [:]
+            if dictionaryHandler(&row) { return rows }
+            rows.append(row)
+        }
+    }
+}

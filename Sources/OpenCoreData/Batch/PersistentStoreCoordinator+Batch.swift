@@ -1,0 +1,81 @@
+/// Running batch requests: each becomes one `SaveRequest` of rows, written by the store in one
+/// transaction with its persistent history and generation, as a save is, and seen by no context.
+extension PersistentStoreCoordinator {
+    /// How many times a batch request re-reads its rows when another process changed some of them
+    /// between the read and the write, before giving up.
+    private static let batchAttempts = 5
+
+    func execute(_ request: BatchUpdateRequest, info: HistoryTransactionInfo) throws -> BatchUpdateResult {
+        let entity = try batchEntity(request.entity, named: request.entityName)
+        let values = try request.checkedValues(for: entity)
+        let predicate = try request.predicate?.resolved(for: entity)
+        let fetch = StoreFetch(entity: entity, includesSubentities: request.includesSubentities, predicate: predicate)
+        let updated = try commitBatch(info: info) { store in
+            let rows = try storeRows(for: fetch, in: store, doing: "batch update")
+            let updates = try rows.map { row in
+                var snapshot = row
+                var slots: [Int] = []
+                for (name, value) in values {
+                    guard let slot = row.objectID.entity.property(named: name)?.slot else { continue }
+                    // Computed from the row as read, not as this update has changed it so far.
+                    snapshot.values[slot] = try value.value(for: row)
+                    slots.append(slot)
+                }
+                return RowUpdate(snapshot: snapshot, changedSlots: slots.sorted(), expectedVersion: row.version)
+            }
+            var save = SaveRequest()
+            save.updated = updates
+            return (save, rows.map(\.objectID))
+        }
+        return BatchUpdateResult(resultType: request.resultType, updated: updated)
+    }
+
+    // MARK: Shared steps
+
+    /// The compiled entity a batch request names.
+    func batchEntity(_ entity: EntityDescription?, named name: String?) throws -> EntityDescription {
+        if let entity, let compiled = managedObjectModel.compiledEntity(named: entity.entityName), compiled === entity || entity.managedObjectModel === managedObjectModel {
+            return compiled
+        }
+        guard let name, let compiled = managedObjectModel.compiledEntity(named: name) else {
+            throw BatchRequestError(BatchRequestError.invalidRequest, "the batch request names no entity of the model (\(name ?? "nil"))")
+        }
+        return compiled
+    }
+
+    /// The rows a fetch selects, all of whose predicate the store applied.
+    func storeRows(for fetch: StoreFetch, in store: PersistentStore, doing what: String) throws -> [RowSnapshot] {
+        let result = try store.backend.fetch(fetch)
+        guard result.residual == nil else {
+            throw BatchRequestError(BatchRequestError.invalidRequest,
+                                    "\(what) of \(fetch.entity.entityName): the store cannot apply the whole predicate itself, and a batch request does not evaluate predicates in memory; fetch the objects and change them in a context instead")
+        }
+        return result.rows
+    }
+
+    /// Builds a save with `build` and writes it under the save lock, building it again if rows
+    /// changed between its read and its write (another process wrote them). Returns what `build`
+    /// returned with the save that committed.
+    func commitBatch<T>(info: HistoryTransactionInfo, _ build: (PersistentStore) throws -> (SaveRequest, T)) throws -> T {
+        try withSaveLock {
+            let store = try store()
+            for _ in 0..<Self.batchAttempts {
+                var (save, value) = try build(store)
+                if save.isEmpty { return value }
+                save.transactionInfo = info
+                switch try self.save(save) {
+                case .committed:
+                    return value
+                case .conflicts:
+                    continue
+                case .constraintConflicts(let conflicts):
+                    let names = conflicts.map { "\($0.objectID) would take \($0.values) from \($0.databaseRow.objectID)" }.joined(separator: "; ")
+                    throw BatchRequestError(BatchRequestError.invalidRequest,
+                                            "the batch request would give rows the values a uniqueness constraint keeps to one row: \(names)")
+                }
+            }
+            throw BatchRequestError(BatchRequestError.invalidRequest,
+                                    "the batch request's rows kept changing under it (\(Self.batchAttempts) attempts); nothing was written")
+        }
+    }
+}
