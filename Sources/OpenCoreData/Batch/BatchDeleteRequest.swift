@@ -38,8 +38,8 @@ public enum BatchDeleteRequestResultType: UInt, Sendable {
 /// ManagedObjectContext.mergeChanges(fromRemoteContextSave: [DeletedObjectsKey: result?.result ?? []], into: [viewContext])
 /// ```
 public final class BatchDeleteRequest: PersistentStoreRequest, @unchecked Sendable {
-    /// The request selecting the objects to delete, when given one. Its predicate must be one the
-    /// store applies itself; its limit and offset are honoured.
+    /// The request selecting the objects to delete, when given one; its limit and offset are
+    /// honoured. Its predicate is applied as a ``BatchUpdateRequest``'s is.
     public let fetchRequest: (any UntypedFetchRequest)?
     /// The objects to delete, when given by ID.
     public let objectIDs: [ManagedObjectID]?

@@ -29,9 +29,10 @@ public enum BatchUpdateRequestResultType: UInt, Sendable {
 /// ManagedObjectContext.mergeChanges(fromRemoteContextSave: [UpdatedObjectsKey: ids], into: [viewContext])
 /// ```
 ///
-/// The predicate must be one the store applies itself (attributes, to-one key paths and
-/// subqueries the SQLite store compiles to SQL); a predicate it would leave to memory is refused
-/// with ``BatchRequestError/invalidRequest``.
+/// The store applies the predicate. What of it the SQLite store leaves to memory (beyond
+/// SQLite's limits, such as an `IN` list of more than 32,766 values) is evaluated on the rows'
+/// attributes; such a part that follows a relationship is refused with
+/// ``BatchRequestError/invalidRequest``.
 public final class BatchUpdateRequest: PersistentStoreRequest, @unchecked Sendable {
     /// The name of the entity whose objects to update.
     public let entityName: String?

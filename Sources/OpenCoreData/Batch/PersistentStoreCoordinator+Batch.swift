@@ -43,14 +43,25 @@ extension PersistentStoreCoordinator {
         return compiled
     }
 
-    /// The rows a fetch selects, all of whose predicate the store applied.
+    /// The rows a fetch selects. What of its predicate the store leaves to memory (SQLite's size
+    /// limits: an `IN` list of more values than a statement binds) is evaluated here on the rows'
+    /// attributes, and the window applied after it; a part that follows a relationship is refused.
     func storeRows(for fetch: StoreFetch, in store: PersistentStore, doing what: String) throws -> [RowSnapshot] {
         let result = try store.backend.fetch(fetch)
-        guard result.residual == nil else {
-            throw BatchRequestError(BatchRequestError.invalidRequest,
-                                    "\(what) of \(fetch.entity.entityName): the store cannot apply the whole predicate itself, and a batch request does not evaluate predicates in memory; fetch the objects and change them in a context instead")
+        guard let residual = result.residual else { return result.rows }
+        let evaluator = PredicateEvaluator()
+        var kept: [RowSnapshot] = []
+        for row in result.rows {
+            let subject = StoredAttributes(row: row)
+            let matches = try evaluator.evaluate(residual, on: subject)
+            if let relationship = subject.reachedRelationship {
+                throw BatchRequestError(BatchRequestError.invalidRequest,
+                                        "\(what) of \(fetch.entity.entityName): the store cannot apply the whole predicate itself, and the part left to memory follows the relationship '\(relationship.name)', which a batch request does not read; split the request, or fetch the objects and change them in a context")
+            }
+            if matches { kept.append(row) }
         }
-        return result.rows
+        let window = kept.dropFirst(fetch.offset)
+        return Array(fetch.limit > 0 ? window.prefix(fetch.limit) : window)
     }
 
     /// Builds a save with `build` and writes it under the save lock, building it again if rows
@@ -78,4 +89,33 @@ extension PersistentStoreCoordinator {
                                     "the batch request's rows kept changing under it (\(Self.batchAttempts) attempts); nothing was written")
         }
     }
+}
+
+/// A fetched row as the predicate evaluator sees it for a batch request: its attributes, and a
+/// note of the first relationship the predicate tried to follow (the row has no graph behind it).
+private final class StoredAttributes: PredicateSubject {
+    let row: RowSnapshot
+    private(set) var reachedRelationship: RelationshipDescription?
+
+    init(row: RowSnapshot) {
+        self.row = row
+    }
+
+    var subjectID: ManagedObjectID? { row.objectID }
+
+    func attributeValue(_ attribute: AttributeDescription) -> PropertyValue {
+        row.value(at: row.objectID.entity.property(named: attribute.name)?.slot ?? attribute.slot)
+    }
+
+    func toOneSubject(_ relationship: RelationshipDescription) -> (any PredicateSubject)? {
+        reachedRelationship = reachedRelationship ?? relationship
+        return nil
+    }
+
+    func toManySubjects(_ relationship: RelationshipDescription) -> [any PredicateSubject] {
+        reachedRelationship = reachedRelationship ?? relationship
+        return []
+    }
+
+    func rawValue(forKey key: String) -> Any? { nil }
 }
