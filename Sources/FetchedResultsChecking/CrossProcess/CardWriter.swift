@@ -7,8 +7,9 @@ import OpenCoreData
 /// - `changes SEED COUNT`: COUNT random changes to cards (inserts, deletes, sort-key,
 ///   section-key and predicate changes, as the fuzzer makes in process), saved by a context;
 /// - `batch SEED`: one batch update, delete or insert request;
-/// - `stall SEED COUNT`: inserts COUNT cards and says `saving` just before saving them, so that
-///   the fuzzer can kill it in the middle of the transaction;
+/// - `stall SEED COUNT`: gives every card a new rank and inserts COUNT cards, and says `saving`
+///   just before saving, so that the fuzzer can kill it in the middle of a large transaction
+///   (one that does not grow the store much, so that long runs stay fast);
 /// - `quit`.
 ///
 /// It answers `ready` once the store is open, `committed GENERATION` after each command (the
@@ -55,6 +56,7 @@ public enum CardWriter {
             case "batch":
                 _ = try context.execute(randomBatchRequest(&changes.random))
             case "stall":
+                for card in try context.fetch(Card.fetchRequest()) { card.rank = Int32(changes.random.next() % 50) }
                 for _ in 0..<count { changes.insertCard(in: context) }
                 say("saving")
                 try context.save()

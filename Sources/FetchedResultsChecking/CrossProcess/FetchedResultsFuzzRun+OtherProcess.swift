@@ -19,8 +19,8 @@ extension FetchedResultsFuzzRun {
         let generation: Int64
         switch roll {
         case 0:
-            let delay = Double(seed % 25) / 1000
-            try otherProcess.killWhileSaving("stall \(seed) \(20 + seed % 400)", after: delay)
+            let delay = Double(seed % 12) / 1000
+            try otherProcess.killWhileSaving("stall \(seed) \(1 + seed % 8)", after: delay)
             generation = try CardWriterProcess.generation(of: store.container.persistentStoreCoordinator)
             changes.operations.append("other process killed \(Int(delay * 1000)) ms into a save")
             report.otherProcessKills += 1

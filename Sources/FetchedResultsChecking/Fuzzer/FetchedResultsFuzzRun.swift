@@ -96,7 +96,8 @@ public final class FetchedResultsFuzzRun {
     /// saved or rolled back) or in the background context (then saved and merged).
     private func makeBatch(_ report: inout FuzzReport) throws {
         changes.operations = []
-        let inView = changes.random.next() % 10 < 6
+        // With another process, most batches are its: what a cross-process run is for.
+        let inView = changes.random.next() % 10 < (otherProcess == nil ? 6 : 3)
         let count = changes.random.next() % 10 < 7 ? Int(changes.random.next() % 5) + 1 : Int(changes.random.next() % 50) + 1
         if inView {
             try view.performAndWait {
