@@ -70,4 +70,10 @@ extension PersistentStoreCoordinator {
     package var generationGivenToContexts: Int64 {
         withSaveLock { storeCursor }
     }
+
+    /// How many times the store's change feed has looked at the store: a test checks that an
+    /// idle process does not.
+    package var storeChangeFeedLooks: Int {
+        storeChangeFeed?.looks ?? 0
+    }
 }

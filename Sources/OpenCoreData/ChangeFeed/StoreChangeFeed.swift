@@ -36,6 +36,8 @@ final class StoreChangeFeed: @unchecked Sendable {
         /// The generation the last wake read, and whether a second look is due.
         var lastGeneration: Int64 = -1
         var secondLookScheduled = false
+        /// How many times the feed has read the store's generation.
+        var looks = 0
     }
 
     private let state = Locked(State())
@@ -128,21 +130,24 @@ final class StoreChangeFeed: @unchecked Sendable {
     /// A wake that finds nothing new may have come from a commit's last write to the log, which
     /// SQLite publishes a moment later without any write a watch reports: a commit of a program
     /// that does not post the signal. One second look, a little later, finds it.
-    private func lookAgainSoonIfNothingChanged(_ generation: Int64) {
+    private func lookAgainSoonIfNothingChanged(_ generation: Int64, isSecondLook: Bool) {
         let due = state.withLock { state -> Bool in
             defer { state.lastGeneration = generation }
-            guard generation == state.lastGeneration, !state.secondLookScheduled else { return false }
+            state.looks += 1
+            guard !isSecondLook, generation == state.lastGeneration, !state.secondLookScheduled else { return false }
             state.secondLookScheduled = true
             return true
         }
         guard due else { return }
         queue.asyncAfter(deadline: .now() + .milliseconds(20)) { [self] in
             state.withLock { $0.secondLookScheduled = false }
-            catchUpEverySubscriber()
+            catchUpEverySubscriber(isSecondLook: true)
         }
     }
 
-    private func catchUpEverySubscriber() {
+    /// Gives every coordinator what it has not had. A second look schedules no third: an idle
+    /// process does nothing until the next file event.
+    private func catchUpEverySubscriber(isSecondLook: Bool = false) {
         let subscribers = state.withLock { state in
             state.subscribers.removeAll { $0.coordinator == nil }
             return state.subscribers
@@ -155,7 +160,7 @@ final class StoreChangeFeed: @unchecked Sendable {
             Log.store.error("reading the generation of \(reader) after a commit: \(error)")
             return
         }
-        lookAgainSoonIfNothingChanged(generation)
+        lookAgainSoonIfNothingChanged(generation, isSecondLook: isSecondLook)
         var cursors: [Int64] = []
         for subscriber in subscribers {
             guard let coordinator = subscriber.coordinator else { continue }
@@ -170,6 +175,9 @@ final class StoreChangeFeed: @unchecked Sendable {
                                                      historyToken: PersistentHistoryToken(storeIdentifier: storeIdentifier, transactionNumber: generation))
         }
     }
+
+    /// How many times the feed has read the store's generation: a test's measure of idleness.
+    var looks: Int { state.withLock { $0.looks } }
 
     // MARK: Reading
 

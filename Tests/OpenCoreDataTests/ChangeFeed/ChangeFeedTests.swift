@@ -142,6 +142,43 @@ import Testing
         #expect(try merging.wins(of: ids[0]) == 50)
     }
 
+    @Test func theProcessReadsEachTransactionOnceWhateverItsCoordinatorsAndContexts() throws {
+        let log = LogRecorder()
+        let stack = try HistoryStack(.sqlite) { $0.logger = log.logger() }
+        _ = try teams(stack, count: 5)
+        // Three coordinators of this process on the store, each with two merging contexts.
+        let readers = [stack, try stack.reopened { $0.logger = log.logger() }, try stack.reopened { $0.logger = log.logger() }]
+        let lists = try readers.flatMap { reader in [try LiveTeams(reader, merging: true), try LiveTeams(reader, merging: true)] }
+        let writer = try stack.reopened(tracking: true)
+        log.reset()
+        let commits = 12
+        for round in 0..<commits {
+            _ = try writer.insertTeam("Written \(round)", wins: Int16(round % 5))
+            for reader in readers { try Self.waitForCommits(reader) }
+        }
+        for list in lists {
+            list.context.performAndWait {}
+            try list.checkBatches()
+        }
+        let historyReads = log.selects.filter { $0.contains("_ocd_history_transaction") }.count
+        #expect(historyReads >= 1 && historyReads <= commits, "\(historyReads) reads of the history for \(commits) commits")
+    }
+
+    @Test func anIdleProcessDoesNotLookAtTheStore() throws {
+        let stack = try HistoryStack(.sqlite)
+        _ = try teams(stack, count: 3)
+        let merging = try LiveTeams(stack, merging: true)
+        let other = try stack.reopened()
+        _ = try other.insertTeam("Woken", wins: 1)
+        try Self.waitForCommits(stack, merging)
+        // Whatever the commit's file events scheduled (a second look 20 ms on) is over by then.
+        Thread.sleep(forTimeInterval: 0.2)
+        let before = stack.coordinator.storeChangeFeedLooks
+        #expect(before > 0)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(stack.coordinator.storeChangeFeedLooks == before, "the feed looked at the store while nothing was written")
+    }
+
     @Test func contextsMadeWhileCommitsArriveStayRight() throws {
         let stack = try HistoryStack(.sqlite)
         _ = try teams(stack, count: 10)
