@@ -6,11 +6,14 @@ import OpenCoreData
 /// objects' values as they are in that batch.
 final class BatchPrinter: FetchedResultsControllerDelegate {
     private let json: Bool
+    /// The watched entity's value names, in the order text output shows them.
+    private let keys: [String]
     private var sectionChanges: [WatchMessage.SectionChange] = []
     private var objectChanges: [(change: WatchMessage.ObjectChange, object: ManagedObject?)] = []
 
-    init(json: Bool) {
+    init(json: Bool, keys: [String]) {
         self.json = json
+        self.keys = keys
     }
 
     /// Prints the controller's contents once it has fetched: the `ready` line, or a summary.
@@ -68,8 +71,8 @@ final class BatchPrinter: FetchedResultsControllerDelegate {
         Output.line("changes")
         let rows = sectionChanges.map { ["section \($0.type)", "\($0.sectionIndex)", "\"\($0.name)\""] }
             + changes.map { change in
-                [change.type, Self.path(change.indexPath) + " → " + Self.path(change.newIndexPath),
-                 ObjectValues.shortID(change.object), change.values.map { JSONValue.object($0).text } ?? ""]
+                [change.type, Self.place(change), ObjectValues.shortID(change.object),
+                 change.values.map { ObjectValues.text($0, keys: keys) } ?? ""]
             }
         Output.table(rows, indent: "  ").forEach(Output.line)
     }
@@ -84,7 +87,10 @@ final class BatchPrinter: FetchedResultsControllerDelegate {
 
     private static func pair(_ indexPath: IndexPath) -> [Int] { [indexPath[0], indexPath[1]] }
 
-    private static func path(_ pair: [Int]?) -> String {
-        pair.map { "[\($0[0]),\($0[1])]" } ?? "-"
+    /// `[0,1]` where an insert lands or a delete was, `[0,0] → [1,0]` for a move (and an update
+    /// whose row shifted).
+    private static func place(_ change: WatchMessage.ObjectChange) -> String {
+        let paths = [change.indexPath, change.newIndexPath].compactMap { $0 }.map { "[\($0[0]),\($0[1])]" }
+        return paths.count == 2 && paths[0] == paths[1] ? paths[0] : paths.joined(separator: " → ")
     }
 }

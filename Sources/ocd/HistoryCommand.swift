@@ -92,7 +92,7 @@ enum HistoryCommand {
         let rows = transaction.changes.map { change in
             var details = change.updatedProperties?.joined(separator: ", ") ?? ""
             if let tombstone = change.tombstone {
-                details = tombstone.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.text)" }.joined(separator: " ")
+                details = ObjectValues.text(tombstone, keys: [])
             }
             return [change.type, ObjectValues.shortID(change.object), details]
         }

@@ -21,6 +21,13 @@ enum ObjectValues {
         properties(of: entity).map(\.name)
     }
 
+    /// `name=milk done=false`: values in the order of `keys`, then any others (a subentity's) by
+    /// name.
+    static func text(_ values: [String: JSONValue], keys: [String]) -> String {
+        let others = values.keys.filter { !keys.contains($0) }.sorted()
+        return (keys + others).compactMap { key in values[key].map { "\(key)=\($0.text)" } }.joined(separator: " ")
+    }
+
     static func values(of object: ManagedObject) -> [String: JSONValue] {
         var values: [String: JSONValue] = [:]
         for property in properties(of: object.entity) {

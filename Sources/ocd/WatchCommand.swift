@@ -9,7 +9,7 @@ enum WatchCommand {
         let request = try FetchSpecification.request(arguments, in: store)
         let context = store.container.newBackgroundContext()
         context.automaticallyMergesChangesFromParent = true
-        let printer = BatchPrinter(json: arguments.has("json"))
+        let printer = BatchPrinter(json: arguments.has("json"), keys: request.entity.map(ObjectValues.keys) ?? [])
         let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
                                                   sectionNameKeyPath: arguments.value("section"), cacheName: nil)
         controller.delegate = printer
