@@ -1,5 +1,6 @@
 /// Running batch requests: each becomes one `SaveRequest` of rows, written by the store in one
-/// transaction with its persistent history and generation, as a save is, and seen by no context.
+/// transaction with its persistent history and generation, as a save is, then handed to the
+/// contexts that merge automatically (`batchCommitted`).
 extension PersistentStoreCoordinator {
     /// How many times a batch request re-reads its rows when another process changed some of them
     /// between the read and the write, before giving up.
@@ -75,7 +76,8 @@ extension PersistentStoreCoordinator {
                 if save.isEmpty { return value }
                 save.transactionInfo = info
                 switch try self.save(save) {
-                case .committed:
+                case .committed(let permanentIDs, let preImages, _, _):
+                    batchCommitted(save, permanentIDs: permanentIDs, preImages: preImages)
                     return value
                 case .conflicts:
                     continue

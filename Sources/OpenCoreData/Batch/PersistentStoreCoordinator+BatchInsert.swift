@@ -30,7 +30,8 @@ extension PersistentStoreCoordinator {
                     }
                 }
                 switch try self.save(save) {
-                case .committed(let mapping, _, _, _):
+                case .committed(let mapping, let preImages, _, _):
+                    batchCommitted(save, permanentIDs: mapping, preImages: preImages)
                     let permanent = mapping.dictionary()
                     return rows.compactMap { row in upserts[row.snapshot.objectID]?.objectID ?? permanent[row.snapshot.objectID] }
                 case .conflicts:

@@ -47,16 +47,27 @@ struct SQLiteHistoryRecorder {
         if let current = run { try changes.add(.insert, code: loaded.code(of: current.entity), key: current.firstKey, count: current.count) }
         for update in updated {
             let id = update.snapshot.objectID
-            try changes.add(.update, code: loaded.code(of: id.entity), key: id.key,
-                            properties: HistoryChanges.updatedProperties(of: update).joined(separator: ","))
+            let change = try changes.add(.update, code: loaded.code(of: id.entity), key: id.key,
+                                         properties: HistoryChanges.updatedProperties(of: update).joined(separator: ","))
+            try write(HistoryChanges.priorValues(of: id, slots: update.changedSlots, preImage: preImages[id]),
+                      of: change, into: SQLiteHistorySchema.priorValueTable)
         }
         for deletion in deleted {
             let id = deletion.objectID
             let change = try changes.add(.delete, code: loaded.code(of: id.entity), key: id.key)
-            for (name, value) in HistoryChanges.tombstone(of: id, preImage: preImages[id]) {
-                try db.cachedStatement(sql: "INSERT INTO \(quoted(SQLiteHistorySchema.tombstoneTable)) VALUES (?, ?, ?)")
-                    .execute(arguments: [change, name, SQLiteValueCoding.databaseValue(value)])
-            }
+            try write(HistoryChanges.tombstone(of: id, preImage: preImages[id]), of: change, into: SQLiteHistorySchema.tombstoneTable)
+            try write(HistoryChanges.priorValues(of: id, slots: nil, preImage: preImages[id]),
+                      of: change, into: SQLiteHistorySchema.priorValueTable)
+        }
+    }
+
+    /// Writes values of change `change` by attribute name into a table of (change, attribute,
+    /// value) rows.
+    private func write(_ values: [String: PropertyValue], of change: Int64, into table: String) throws {
+        guard !values.isEmpty else { return }
+        let statement = try db.cachedStatement(sql: "INSERT INTO \(quoted(table)) VALUES (?, ?, ?)")
+        for (name, value) in values {
+            try statement.execute(arguments: [change, name, SQLiteValueCoding.databaseValue(value)])
         }
     }
 }
