@@ -17,9 +17,8 @@ enum OcdToolRunner {
     /// The executable, beside the test binary (`swift build --build-tests` builds it: the test
     /// target depends on it).
     static func executable() throws -> URL {
-        try #require(CrashHarness.searchedDirectories.map { $0.appendingPathComponent("ocd") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) },
-            "ocd was not found next to the test binary; build it with `swift build --build-tests`")
+        try #require(CrashHarness.executableURL(named: "ocd"),
+                     "ocd was not found next to the test binary; build it with `swift build --build-tests`")
     }
 
     /// Runs `ocd` with `arguments` to its end.
