@@ -84,6 +84,17 @@ import Testing
         }
     }
 
+    /// A store made before history recorded prior values, which `ocd` opens read-only: its
+    /// history and info read as for any store.
+    @Test func olderStoreHistoryReads() async throws {
+        let (stack, written) = try PersistentHistoryOlderStoreTests.olderStore()
+        let printed = try OcdToolRunner.decode([Transaction].self, from: try await OcdToolRunner.run(["history", stack.storeURL.path, "--json"]))
+        #expect(printed.map(\.token) == written.map(\.token.description))
+        #expect(printed.map(\.changes.count) == written.map { $0.changes?.count ?? 0 })
+        let info = try await OcdToolRunner.run(["info", stack.storeURL.path])
+        #expect(info.status == 0, "\(info.stderr)")
+    }
+
     /// A token whose transactions were deleted: status 1, and the message gives the token to
     /// resume from.
     @Test func expiredTokenExits1WithTheCurrentToken() async throws {
