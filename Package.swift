@@ -7,6 +7,7 @@ import PackageDescription
 //
 // Target kinds, so the manifest reads like a map of the package:
 // - exported: a library module users import;
+// - tool: a command-line program, run with `swift run NAME`;
 // - test: a test target, run by `swift test`;
 // - test-support: code the tests share with other targets, or an executable they drive.
 let strictSwift: [SwiftSetting] = [
@@ -23,6 +24,8 @@ let package = Package(
         // For the Examples and Benchmarks packages; a package that uses only OpenCoreData
         // builds none of it.
         .library(name: "FetchedResultsChecking", targets: ["FetchedResultsChecking"]),
+        // `swift run ocd` here, or in a package that depends on this one.
+        .executable(name: "ocd", targets: ["ocd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -38,6 +41,13 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSwift
+        ),
+        // tool: `ocd`, which inspects and watches any SQLite store without the app's classes. It
+        // uses the library alone, so it adds no dependency (arguments are parsed by hand).
+        .executableTarget(
+            name: "ocd",
+            dependencies: ["OpenCoreData"],
             swiftSettings: strictSwift
         ),
         // test-support: the batch-update simulator, the recording delegates and the controller's
@@ -86,6 +96,8 @@ let package = Package(
                 "CrashTestWriter",
                 "ConstraintTestWriter",
                 "CrossProcessTestWriter",
+                // Built first, so that the tests can run it (Tool/Ocd*Tests).
+                "ocd",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -382,6 +382,21 @@ enum Damage: String, CaseIterable, Sendable, CustomTestStringConvertible {
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 
+    /// A store URL that names a directory, read-only or not: refused as one that cannot be
+    /// opened, saying it is a directory (SQLite says "disk I/O error" read-only, "unable to open
+    /// database file" otherwise).
+    @Test(arguments: [false, true])
+    func storeURLThatIsADirectoryCannotBeOpened(readOnly: Bool) throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("Folder.sqlite")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let error = #expect(throws: PersistentStoreError.self) {
+            try container(at: url) { $0.isReadOnly = readOnly }.loadPersistentStores()
+        }
+        expect(error, is: PersistentStoreError.cannotOpen, naming: ["names a directory", "Folder.sqlite"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: url.path).isEmpty)
+    }
+
     @Test func unsupportedDescriptionsAreRefused() throws {
         let directory = TemporaryDirectory()
         let unknownType = #expect(throws: PersistentStoreError.self) {

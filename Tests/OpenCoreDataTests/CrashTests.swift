@@ -250,13 +250,8 @@ final class WriterRun: Sendable {
             process.environment = ProcessInfo.processInfo.environment.merging(
                 ["OCD_CRASH_REPORT_FILE": reportFile.path], uniquingKeysWith: { $1 })
         }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
         self.process = process
-        stdout = OutputCollector(out.fileHandleForReading)
-        stderr = OutputCollector(err.fileHandleForReading)
+        (stdout, stderr) = OutputCollector.collecting(process)
         try process.run()
     }
 
@@ -353,6 +348,15 @@ final class OutputCollector: @unchecked Sendable {
             lock.withLock { ended = true }
         }
         thread.start()
+    }
+
+    /// Collectors of what `process`, once run, writes to its standard output and error.
+    static func collecting(_ process: Process) -> (stdout: OutputCollector, stderr: OutputCollector) {
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        return (OutputCollector(out.fileHandleForReading), OutputCollector(err.fileHandleForReading))
     }
 
     var text: String {

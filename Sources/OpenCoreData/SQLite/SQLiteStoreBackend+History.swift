@@ -128,7 +128,10 @@ extension SQLiteStoreBackend: PersistentHistoryBackend {
     /// prior values.
     private func readChanges(from first: Int64, _ db: Database, loaded: Loaded) throws -> [Int64: [HistoryChangeRecord]] {
         let tombstones = try attributeValues(in: SQLiteHistorySchema.tombstoneTable, from: first, db)
-        let priorValues = try attributeValues(in: SQLiteHistorySchema.priorValueTable, from: first, db)
+        // A store made before prior values were recorded lacks their table until a writable
+        // coordinator loads it; read-only, its changes have none.
+        let priorValues = try db.tableExists(SQLiteHistorySchema.priorValueTable)
+            ? try attributeValues(in: SQLiteHistorySchema.priorValueTable, from: first, db) : [:]
         func decoded(_ values: [(name: String, value: DatabaseValue)]?, of entity: EntityDescription) -> [String: PropertyValue] {
             var result: [String: PropertyValue] = [:]
             for (name, value) in values ?? [] {

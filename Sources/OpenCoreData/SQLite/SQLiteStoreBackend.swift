@@ -92,6 +92,11 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
     private static func prepareDirectory(for url: URL, readOnly: Bool) throws {
         let directory = url.deletingLastPathComponent()
         let files = FileManager.default
+        var isDirectory: ObjCBool = false
+        if files.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            // SQLite would say "disk I/O error" (read-only) or "unable to open database file".
+            throw PersistentStoreError(PersistentStoreError.cannotOpen, "the store's URL names a directory, not a file", url: url)
+        }
         if readOnly {
             guard files.fileExists(atPath: url.path) else {
                 throw PersistentStoreError(PersistentStoreError.cannotOpen, "there is no store file to open read-only", url: url)
