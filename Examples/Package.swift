@@ -189,7 +189,8 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         // test: the World Cup server through its routes and its command line, its change batches
-        // through the batch-update simulator, and its page in headless Chromium.
+        // through the batch-update simulator, its page in headless Chromium, and two servers
+        // sharing a store.
         .testTarget(
             name: "WorldCupTests",
             dependencies: [
@@ -202,6 +203,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

@@ -8,8 +8,9 @@ public import OpenCoreData
 ///
 /// Writes (a win, a new team) run on background contexts and save; the view context merges each
 /// save automatically, the controller turns the merge into one batch, and every subscriber hears
-/// it. So a save from anywhere (a request, the simulator, another process's context on the same
-/// coordinator) reaches every page the same way.
+/// it. So a commit from anywhere reaches every page the same way: a request's or the simulator's
+/// save in this process, and the commits of another server on the same store file, which the
+/// library's change feed merges into the view context as they land.
 ///
 /// ```swift
 /// let scoreboard = try await Scoreboard.open(.file(storeURL))

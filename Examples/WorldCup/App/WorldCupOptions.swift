@@ -32,7 +32,7 @@ public struct WorldCupOptions: ParsableArguments, Sendable {
     public var simulate = false
 
     /// Whether to delete the store first, to start from the seed again.
-    @Flag(help: "Delete the store first and start again from the seed.")
+    @Flag(help: "Delete the store first and start again from the seed (stop the other servers on it first).")
     public var reset = false
 
     /// Whether to start, answer one request of each kind on a free port, and exit.

@@ -9,7 +9,11 @@ import WorldCupApp
 struct WorldCupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worldcup",
-        abstract: "The World Cup scoreboard: a live page whose fetched results controller updates every open window over a WebSocket."
+        abstract: "The World Cup scoreboard: a live page whose fetched results controller updates every open window over a WebSocket.",
+        discussion: """
+            Several servers may share one store: start each with the same --store and its own --port, and \
+            every page, on any of them, shows the clicks and teams of all of them live.
+            """
     )
 
     @OptionGroup var options: WorldCupOptions

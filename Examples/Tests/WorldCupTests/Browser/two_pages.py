@@ -292,8 +292,13 @@ def main():
     parser.add_argument("--width", type=int, default=1100)
     parser.add_argument("--height", type=int, default=900)
     arguments = parser.parse_args()
+    print_report(lambda: Session(arguments).run())
+
+
+def print_report(run):
+    """Prints what `run` returns as JSON; when it fails, prints {"error": ...} and exits 1."""
     try:
-        print(json.dumps(Session(arguments).run()))
+        print(json.dumps(run()))
     except Failure as failure:
         print(json.dumps({"error": str(failure)}))
         sys.exit(1)

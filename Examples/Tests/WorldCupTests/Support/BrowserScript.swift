@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
-/// Runs `Browser/two_pages.py` with Debian's Python, which has selenium (the PATH's `python3`
-/// may be another one without it), and returns what it printed.
+/// Runs a script of `Browser/` (`two_pages.py`, `two_servers.py`) with Debian's Python, which
+/// has selenium (the PATH's `python3` may be another one without it), and returns what it printed.
 enum BrowserScript {
     static let python = "/usr/bin/python3"
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Browser/two_pages.py")
+    static let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Browser")
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -21,8 +21,8 @@ enum BrowserScript {
         return nil
     }
 
-    /// Runs the script with `arguments`; throws with its output when it fails or runs over `timeout`.
-    static func run(_ arguments: [String], timeout: Duration = .seconds(600)) async throws -> Data {
+    /// Runs the script `name` with `arguments`; throws with its output when it fails or runs over `timeout`.
+    static func run(_ arguments: [String], script name: String = "two_pages.py", timeout: Duration = .seconds(600)) async throws -> Data {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("WorldCupBrowser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -34,7 +34,7 @@ enum BrowserScript {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script.path] + arguments
+        process.arguments = [scripts.appendingPathComponent(name).path] + arguments
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
         let exited = AsyncStream.makeStream(of: Void.self)
@@ -51,7 +51,7 @@ enum BrowserScript {
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             let errors = String(decoding: FileManager.default.contents(atPath: errorURL.path) ?? Data(), as: UTF8.self)
             throw Failure(description: """
-                the browser script failed (status \(process.terminationStatus)); it printed:
+                the browser script \(name) failed (status \(process.terminationStatus)); it printed:
                 \(String(decoding: output, as: UTF8.self))
                 \(errors.suffix(4000))
                 """)

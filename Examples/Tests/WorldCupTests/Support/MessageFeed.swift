@@ -13,14 +13,22 @@ actor MessageFeed {
     /// Starts reading; the reading ends with the stream (when its subscription is cancelled).
     init(_ messages: AsyncStream<EncodedMessage>) {
         Task { [weak self] in
-            for await encoded in messages {
-                guard let message = try? JSONDecoder().decode(ServerMessage.self, from: Data(encoded.text.utf8)) else { continue }
-                await self?.append(message)
-            }
+            for await encoded in messages { await self?.append(encoded.text) }
         }
     }
 
-    private func append(_ message: ServerMessage) { received.append(message) }
+    /// Starts reading messages as JSON text, as a WebSocket brings them; the reading ends with
+    /// the stream.
+    init(texts: AsyncStream<String>) {
+        Task { [weak self] in
+            for await text in texts { await self?.append(text) }
+        }
+    }
+
+    private func append(_ text: String) {
+        guard let message = try? JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8)) else { return }
+        received.append(message)
+    }
 
     /// The next message, waiting up to `seconds` for it: long, as the whole suite runs at once on
     /// two cores and a message can wait a while for a thread.
