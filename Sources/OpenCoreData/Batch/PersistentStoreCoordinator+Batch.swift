@@ -1,5 +1,7 @@
-/// Running batch requests: each becomes one `SaveRequest` of rows, written by the store in one
-/// transaction with its persistent history and generation, as a save is, and seen by no context.
+/// Running batch requests: each is written by the store in one transaction with its persistent
+/// history and generation, as a save is, and seen by no context. A batch update whose values allow
+/// it is one set-based statement of the store (``StoreBatchUpdate``); other updates, and deletes,
+/// become one `SaveRequest` of rows; inserts, rows the store binds as they are.
 extension PersistentStoreCoordinator {
     /// How many times a batch request re-reads its rows when another process changed some of them
     /// between the read and the write, before giving up.
@@ -10,6 +12,17 @@ extension PersistentStoreCoordinator {
         let values = try request.checkedValues(for: entity)
         let predicate = try request.predicate?.resolved(for: entity)
         let fetch = StoreFetch(entity: entity, includesSubentities: request.includesSubentities, predicate: predicate)
+        let listsIDs = request.resultType == .updatedObjectIDsResultType
+        if !request.writesRowByRow, let update = Self.setBasedUpdate(values, of: fetch, listsIDs: listsIDs) {
+            let outcome = try writeBatch { store -> (StoreBatchUpdateOutcome, SaveOutcome?) in
+                let outcome = try store.backend.update(update, info: info)
+                guard case .committed(_, _, let saved) = outcome else { return (outcome, nil) }
+                return (outcome, saved)
+            }
+            if case .committed(let count, let ids, _) = outcome {
+                return BatchUpdateResult(resultType: request.resultType, count: count, ids: ids, setBased: true)
+            }
+        }
         let updated = try commitBatch(info: info) { store in
             let rows = try storeRows(for: fetch, in: store, doing: "batch update")
             let updates = try rows.map { row in
@@ -28,6 +41,43 @@ extension PersistentStoreCoordinator {
             return (save, rows.map(\.objectID))
         }
         return BatchUpdateResult(resultType: request.resultType, updated: updated)
+    }
+
+    /// The update as a store may write it with one set-based statement: constants, and integer
+    /// arithmetic by an integral operand on an integer attribute into an integer attribute; nil
+    /// when a value needs each row in memory (floating point, another type) or sets an attribute
+    /// of a uniqueness constraint (whose conflicts the row by row update reports).
+    private static func setBasedUpdate(_ values: [(name: String, value: BatchUpdateValue)], of fetch: StoreFetch,
+                                       listsIDs: Bool) -> StoreBatchUpdate? {
+        let names = Set(values.map(\.name))
+        let constrained = fetch.entities.contains { entity in
+            entity.constraints.contains { constraint in constraint.names.contains(where: names.contains) }
+        }
+        guard !constrained else { return nil }
+        var assignments: [StoreBatchUpdate.Assignment] = []
+        for (name, value) in values {
+            guard let attribute = fetch.entity.property(named: name) as? AttributeDescription else { return nil }
+            switch value {
+            case .constant(let constant):
+                assignments.append(.init(attribute: attribute, value: .constant(constant)))
+            case .computed(let expression, let source, let target):
+                guard source.attributeType.isInteger, target.attributeType.isInteger else { return nil }
+                guard let (op, operand) = expression.operation else {
+                    assignments.append(.init(attribute: attribute, value: .integer(source: source, operation: nil)))
+                    continue
+                }
+                // The row by row update computes in integers only for such an operand.
+                guard operand.rounded() == operand, abs(operand) < 9.0e15, !(op == .divide && operand == 0) else { return nil }
+                let storeOperator: StoreBatchUpdate.Operator = switch op {
+                case .add: .add
+                case .subtract: .subtract
+                case .multiply: .multiply
+                case .divide: .divide
+                }
+                assignments.append(.init(attribute: attribute, value: .integer(source: source, operation: (storeOperator, Int64(operand)))))
+            }
+        }
+        return StoreBatchUpdate(fetch: fetch, assignments: assignments, listsIDs: listsIDs)
     }
 
     // MARK: Shared steps
@@ -62,6 +112,18 @@ extension PersistentStoreCoordinator {
         }
         let window = kept.dropFirst(fetch.offset)
         return Array(fetch.limit > 0 ? window.prefix(fetch.limit) : window)
+    }
+
+    /// Runs a write the store makes with its own statements rather than a `SaveRequest` (a batch
+    /// request's fast paths) under the save lock, with the checks and the report of the commit
+    /// that ``save(_:)`` makes. Returns what `write` returned with the outcome.
+    func writeBatch<T>(_ write: (PersistentStore) throws -> (T, SaveOutcome?)) throws -> T {
+        try withSaveLock {
+            let store = try writableStore()
+            let (value, outcome) = try write(store)
+            if let outcome { storeDidCommit(store, outcome) }
+            return value
+        }
     }
 
     /// Builds a save with `build` and writes it under the save lock, building it again if rows

@@ -181,6 +181,15 @@ extension PersistentStoreCoordinator {
         return store
     }
 
+    /// The store, unless it is read-only.
+    func writableStore() throws -> PersistentStore {
+        let store = try store()
+        guard !store.isReadOnly else {
+            throw PersistentStoreError(PersistentStoreError.readOnly, "the store is read-only", url: store.url)
+        }
+        return store
+    }
+
     func snapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
         guard !ids.isEmpty else { return [] }
         let store = try store()
@@ -219,10 +228,7 @@ extension PersistentStoreCoordinator {
     }
 
     func save(_ request: SaveRequest) throws -> SaveOutcome {
-        let store = try store()
-        guard !store.isReadOnly else {
-            throw PersistentStoreError(PersistentStoreError.readOnly, "the store is read-only", url: store.url)
-        }
+        let store = try writableStore()
         let outcome = try store.backend.save(request)
         storeDidCommit(store, outcome)
         return outcome
