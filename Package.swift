@@ -62,6 +62,14 @@ let package = Package(
             path: "Tests/ConstraintTestWriter",
             swiftSettings: strictSwift
         ),
+        // test-support: another process committing to the fuzz store, for the cross-process
+        // differential tests.
+        .executableTarget(
+            name: "CrossProcessTestWriter",
+            dependencies: ["FetchedResultsChecking"],
+            path: "Tests/CrossProcessTestWriter",
+            swiftSettings: strictSwift
+        ),
         // test: a module that declares its own `protocol Managed`, as apps following a widely
         // taught Core Data pattern do; it compiles only if they can still declare properties.
         .testTarget(
@@ -77,6 +85,7 @@ let package = Package(
                 "FetchedResultsChecking",
                 "CrashTestWriter",
                 "ConstraintTestWriter",
+                "CrossProcessTestWriter",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

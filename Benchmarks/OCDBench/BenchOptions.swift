@@ -59,6 +59,21 @@ struct BenchOptions: ParsableArguments {
               """))
     var historyCost = false
 
+    @Flag(name: .customLong("other-process"),
+          help: ArgumentHelp("""
+              Measure a commit of another process reaching a live controller instead of the timing scenarios: \
+              another ocd-bench process saves one object's sort key (scenario 7), alternated with scenario 3's \
+              merged save, at the largest --rows size (default 1M). With --fuzz-batches instead: the fuzzer's \
+              background batches are made by another process, killed now and then in the middle of a save.
+              """))
+    var otherProcess = false
+
+    @Option(name: .customLong("delivery-writer"), help: ArgumentHelp(visibility: .private))
+    var deliveryWriterStore: String?
+
+    @Option(name: .customLong("card-writer"), help: ArgumentHelp(visibility: .private))
+    var cardWriterStore: String?
+
     /// The result sizes to measure.
     var rowCounts: [Int] { rowCountsGiven ?? Self.standardRowCounts }
 
@@ -66,11 +81,12 @@ struct BenchOptions: ParsableArguments {
     var scenarios: Set<Int> { scenariosGiven ?? Self.allScenarios }
 
     /// The timing scenarios run unless only the fuzzer was asked for.
-    var measuresTimings: Bool { fuzzBatches == nil || rowCountsGiven != nil }
+    var measuresTimings: Bool { !otherProcess && (fuzzBatches == nil || rowCountsGiven != nil) }
 
     func validate() throws {
         if fuzzSeed != nil, fuzzBatches == nil { throw ValidationError("--seed is for --fuzz-batches") }
         if historyCost, fuzzBatches != nil { throw ValidationError("--history-cost and --fuzz-batches are separate runs") }
+        if historyCost, otherProcess { throw ValidationError("--history-cost and --other-process are separate runs") }
     }
 
     // The readers below are the options' transforms: the argument parser reports what they

@@ -12,11 +12,18 @@ struct FuzzCampaign {
     let plan: FuzzPlan
     let batches: Int
     let seed: UInt64
+    let configurations: [FuzzConfiguration]
+    /// The command that runs a `CardWriter` (this program again), when another process makes the
+    /// background batches.
+    let otherProcess: [String]?
 
-    init(batches: Int, seed: UInt64) {
-        plan = FuzzPlan(batches: batches, seed: seed)
+    init(batches: Int, seed: UInt64, otherProcess: Bool = false) {
+        // Another process can share only a store on disk.
+        configurations = otherProcess ? FuzzConfiguration.all.filter { $0.store == .sqlite } : FuzzConfiguration.all
+        plan = FuzzPlan(batches: batches, seed: seed, configurations: configurations)
         self.batches = batches
         self.seed = seed
+        self.otherProcess = otherProcess ? [ChildProcess.executable.path, "--card-writer"] : nil
     }
 
     /// Runs every run of the plan, reporting progress to standard error every few seconds.
@@ -28,8 +35,8 @@ struct FuzzCampaign {
         let finished = DispatchGroup()
         for number in 1...workers {
             finished.enter()
-            let worker = Thread {
-                Self.work(tally)
+            let worker = Thread { [otherProcess] in
+                Self.work(tally, otherProcess: otherProcess)
                 finished.leave()
             }
             worker.name = "fuzz worker \(number)"
@@ -45,10 +52,11 @@ struct FuzzCampaign {
         return tally.result(elapsedSeconds: Double(now() - start) / 1e9)
     }
 
-    private static func work(_ tally: FuzzTally) {
+    private static func work(_ tally: FuzzTally, otherProcess: [String]?) {
         while let (index, run) = tally.nextRun() {
             do {
-                let fuzzer = try FetchedResultsFuzzRun(configuration: run.configuration, seed: run.configuration.seed(base: run.baseSeed))
+                let fuzzer = try FetchedResultsFuzzRun(configuration: run.configuration, seed: run.configuration.seed(base: run.baseSeed),
+                                                       otherProcess: otherProcess)
                 let report = try fuzzer.run(batches: run.batches) { _ in tally.batchChecked() }
                 tally.finish(run: index, report)
             } catch {

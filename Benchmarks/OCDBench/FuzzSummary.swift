@@ -6,12 +6,13 @@ import Foundation
 extension FuzzTally.Result {
     var passed: Bool { mismatches.isEmpty && errors.isEmpty }
 
-    func table(seed: UInt64, runs: Int) -> String {
+    func table(seed: UInt64, runs: Int, configurations: Int) -> String {
         let report = self.report
         let rate = elapsedSeconds > 0 ? Double(report.batches) / elapsedSeconds : 0
         let rows: [(String, String)] = [
             ("batches checked", "\(report.batches) (\(report.mergedBatches) merged from background saves, \(report.savedBatches) saved in the controller's context)"),
-            ("runs", "\(runs), \(FuzzConfiguration.all.count) configurations"),
+            ("from another process", "\(report.otherProcessBatches) saves and batch requests, killed \(report.otherProcessKills) times while saving"),
+            ("runs", "\(runs), \(configurations) configurations"),
             ("inserts", "\(report.objectChanges[.insert, default: 0])"),
             ("deletes", "\(report.objectChanges[.delete, default: 0])"),
             ("moves", "\(report.objectChanges[.move, default: 0]) (\(report.movesInPlace) in place)"),

@@ -14,6 +14,18 @@ struct OCDBench: ParsableCommand {
     @OptionGroup var options: BenchOptions
 
     func run() throws {
+        // This program run again as the other process of --other-process.
+        if let store = options.deliveryWriterStore {
+            try DeliveryWriter.run(storePath: store)
+            return
+        }
+        if let store = options.cardWriterStore {
+            throw ExitCode(CardWriter.run(storePath: store))
+        }
+        if options.otherProcess, options.fuzzBatches == nil {
+            try OtherProcessRun(options: options).run()
+            return
+        }
         if options.historyCost {
             try HistoryCostRun(options: options).run()
             return
@@ -21,16 +33,17 @@ struct OCDBench: ParsableCommand {
         if options.measuresTimings {
             try TimingRun(options: options).run()
         }
-        if let batches = options.fuzzBatches, !Self.runFuzzer(batches: batches, seed: options.fuzzSeed ?? FuzzSeed.standard) {
+        if let batches = options.fuzzBatches,
+           !Self.runFuzzer(batches: batches, seed: options.fuzzSeed ?? FuzzSeed.standard, otherProcess: options.otherProcess) {
             throw ExitCode.failure
         }
     }
 
     /// Runs the fuzzer and prints its table; false when a run met a mismatch or a store error.
-    static func runFuzzer(batches: Int, seed: UInt64) -> Bool {
-        let campaign = FuzzCampaign(batches: batches, seed: seed)
+    static func runFuzzer(batches: Int, seed: UInt64, otherProcess: Bool = false) -> Bool {
+        let campaign = FuzzCampaign(batches: batches, seed: seed, otherProcess: otherProcess)
         let result = campaign.run()
-        print(result.table(seed: seed, runs: campaign.plan.runs.count))
+        print(result.table(seed: seed, runs: campaign.plan.runs.count, configurations: campaign.configurations.count))
         if let failure = result.failureReport { print(failure) }
         return result.passed
     }

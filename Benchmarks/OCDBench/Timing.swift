@@ -18,6 +18,14 @@ struct Samples {
         return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
     }
 
+    /// The value at `fraction` of the sorted samples (nearest rank): 0.99 is the 99th percentile.
+    func percentile(_ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[Swift.min(Swift.max(rank, 0), sorted.count - 1)]
+    }
+
     var min: Double { values.min() ?? .nan }
     var max: Double { values.max() ?? .nan }
 }

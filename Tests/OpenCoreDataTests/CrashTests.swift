@@ -97,7 +97,12 @@ enum CrashHarness {
     }
 
     static func writerURL() -> URL? {
-        searchedDirectories.map { $0.appendingPathComponent("CrashTestWriter") }
+        executableURL(named: "CrashTestWriter")
+    }
+
+    /// A test-support executable of the package, found next to the test bundle.
+    static func executableURL(named name: String) -> URL? {
+        searchedDirectories.map { $0.appendingPathComponent(name) }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 

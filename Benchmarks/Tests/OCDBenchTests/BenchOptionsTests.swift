@@ -23,6 +23,11 @@ import Testing
         let history = try BenchOptions.parse(["--history-cost", "--rows", "100k", "--runs", "50"])
         #expect(history.historyCost && history.rowCountsGiven == [100_000] && history.runs == 50)
         #expect(!(try BenchOptions.parse([]).historyCost))
+        let other = try BenchOptions.parse(["--other-process", "--rows", "1M"])
+        #expect(other.otherProcess && !other.measuresTimings && other.rowCountsGiven == [1_000_000])
+        let crossFuzz = try BenchOptions.parse(["--fuzz-batches", "100k", "--other-process"])
+        #expect(crossFuzz.otherProcess && crossFuzz.fuzzBatches == 100_000 && !crossFuzz.measuresTimings)
+        #expect(!(try BenchOptions.parse([]).otherProcess))
     }
 
     @Test(arguments: [
@@ -33,6 +38,7 @@ import Testing
         (["--fuzz-batches", "2000", "--seed", "soon"], "'soon' is not a seed (use e.g. 12345 or 0x3039)"),
         (["--seed", "1"], "--seed is for --fuzz-batches"),
         (["--history-cost", "--fuzz-batches", "10"], "--history-cost and --fuzz-batches are separate runs"),
+        (["--history-cost", "--other-process"], "--history-cost and --other-process are separate runs"),
         (["--verbose"], "Unknown option '--verbose'"),
     ])
     func badInputIsRefusedWithStatus64(arguments: [String], message: String) {

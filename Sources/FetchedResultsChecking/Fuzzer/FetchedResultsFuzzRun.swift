@@ -21,28 +21,38 @@ public final class FetchedResultsFuzzRun {
     let store: FuzzStore
     let view: ManagedObjectContext
     let background: ManagedObjectContext
-    var random: SplitMix64
+    /// Another process writing the same store, when the run is a cross-process one.
+    let otherProcess: CardWriterProcess?
+    /// The random changes, and the random choices of how to make them.
+    var changes: CardChanges
     let classic = ClassicRecorder()
     let snapshots = SnapshotRecorder()
     let differences = DifferenceRecorder()
     var controllers: [FetchedResultsController<Card>] = []
     /// The rows after the last checked batch, which the next batch's changes are applied to.
     var rows = SimulatedList<ManagedObjectID>()
-    /// The current batch's operations, for a mismatch report.
-    var operations: [String] = []
     /// Objects inserted in the view context, by temporary ID: a list that holds objects sees
     /// them keep their identity when their IDs become permanent, which the classic delegate
     /// does not report.
     var insertedInView: [ManagedObjectID: Card] = [:]
 
     /// A run on a fresh store; the same configuration and seed make the same batches.
-    public init(configuration: FuzzConfiguration, seed: UInt64) throws {
+    ///
+    /// - Parameter otherProcess: For an SQLite store, the command (an executable and its first
+    ///   arguments) that runs ``CardWriter`` in another process: then the background batches are
+    ///   that process's saves and batch requests, and now and then it is killed while saving.
+    public init(configuration: FuzzConfiguration, seed: UInt64, otherProcess: [String]? = nil) throws {
         self.configuration = configuration
         self.seed = seed
         store = try FuzzStore(configuration.store)
+        if let otherProcess, configuration.store == .sqlite, let path = store.storePath {
+            self.otherProcess = try CardWriterProcess(command: otherProcess, storePath: path)
+        } else {
+            self.otherProcess = nil
+        }
         view = store.newContext(named: "view")
         background = store.newContext(named: "background")
-        random = SplitMix64(seed: seed)
+        changes = CardChanges(seed: seed)
     }
 
     /// Makes and checks `batches` batches, stopping at the first mismatch. Call it once: the
@@ -54,7 +64,7 @@ public final class FetchedResultsFuzzRun {
     public func run(batches: Int, afterEachBatch: (Int) -> Void = { _ in }) throws -> FuzzReport {
         var report = FuzzReport()
         try background.performAndWait {
-            for _ in 0..<60 { insertCard(in: background) }
+            for _ in 0..<60 { changes.insertCard(in: background) }
             try background.save()
         }
         view.performAndWait {}
@@ -66,7 +76,7 @@ public final class FetchedResultsFuzzRun {
             view.performAndWait {}
             if let failure = view.performAndWait({ check(&report) }) {
                 report.mismatch = FuzzMismatch(configuration: configuration.name, baseSeed: seed ^ configuration.salt, seed: seed,
-                                               batch: number, details: failure + "\noperations: " + operations.joined(separator: "; "))
+                                               batch: number, details: failure + "\noperations: " + changes.operations.joined(separator: "; "))
                 return report
             }
             // Now and then the controllers fetch again, so that batches also meet a controller that
@@ -85,27 +95,32 @@ public final class FetchedResultsFuzzRun {
     /// 1–5 changes most of the time, up to 50 otherwise; in the view context (then processed,
     /// saved or rolled back) or in the background context (then saved and merged).
     private func makeBatch(_ report: inout FuzzReport) throws {
-        operations = []
-        let inView = random.next() % 10 < 6
-        let count = random.next() % 10 < 7 ? Int(random.next() % 5) + 1 : Int(random.next() % 50) + 1
+        changes.operations = []
+        // With another process, most batches are its: what a cross-process run is for.
+        let inView = changes.random.next() % 10 < (otherProcess == nil ? 6 : 3)
+        let count = changes.random.next() % 10 < 7 ? Int(changes.random.next() % 5) + 1 : Int(changes.random.next() % 50) + 1
         if inView {
             try view.performAndWait {
                 var cards = (try? view.fetch(Card.fetchRequest())) ?? []
-                for _ in 0..<count { change(in: view, cards: &cards) }
-                switch random.next() % 20 {
-                case 0: view.rollback(); operations.append("rollback")
-                case 1...5: try view.save(); operations.append("save"); report.savedBatches += 1
-                default: operations.append("process")
+                for _ in 0..<count {
+                    if let inserted = changes.change(in: view, cards: &cards) { insertedInView[inserted.objectID] = inserted }
+                }
+                switch changes.random.next() % 20 {
+                case 0: view.rollback(); changes.operations.append("rollback")
+                case 1...5: try view.save(); changes.operations.append("save"); report.savedBatches += 1
+                default: changes.operations.append("process")
                 }
                 view.processPendingChanges()
             }
+        } else if let otherProcess {
+            try makeBatch(in: otherProcess, count: count, &report)
         } else {
             try background.performAndWait {
                 var cards = (try? background.fetch(Card.fetchRequest())) ?? []
-                for _ in 0..<count { change(in: background, cards: &cards) }
+                for _ in 0..<count { changes.change(in: background, cards: &cards) }
                 try background.save()
             }
-            operations.append("background save")
+            changes.operations.append("background save")
             report.mergedBatches += 1
         }
     }

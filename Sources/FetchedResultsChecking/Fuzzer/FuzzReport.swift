@@ -14,6 +14,10 @@ public struct FuzzReport: Sendable {
     public var mergedBatches = 0
     /// Batches saved in the controller's own context.
     public var savedBatches = 0
+    /// Batches another process committed (saves and batch requests), merged from the store.
+    public var otherProcessBatches = 0
+    /// Times the other process was killed in the middle of a save.
+    public var otherProcessKills = 0
     /// The first batch whose changes did not give the rows of a fresh fetch.
     public var mismatch: FuzzMismatch?
 
@@ -28,6 +32,8 @@ public struct FuzzReport: Sendable {
         movesInPlace += other.movesInPlace
         mergedBatches += other.mergedBatches
         savedBatches += other.savedBatches
+        otherProcessBatches += other.otherProcessBatches
+        otherProcessKills += other.otherProcessKills
         if mismatch == nil { mismatch = other.mismatch }
     }
 
@@ -37,7 +43,9 @@ public struct FuzzReport: Sendable {
             counts.isEmpty ? "none"
                 : counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         }
-        return "\(batches) batches, \(mergedBatches) merged, \(savedBatches) saved; changes \(list(objectChanges)); "
+        let other = otherProcessBatches + otherProcessKills == 0 ? ""
+            : ", \(otherProcessBatches) from another process (killed \(otherProcessKills) times while saving)"
+        return "\(batches) batches, \(mergedBatches) merged, \(savedBatches) saved\(other); changes \(list(objectChanges)); "
             + "section changes \(list(sectionChanges)); \(movesInPlace) moves in place"
     }
 }

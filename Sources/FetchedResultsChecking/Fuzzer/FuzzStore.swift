@@ -24,6 +24,11 @@ final class FuzzStore: Sendable {
         try container.loadPersistentStores()
     }
 
+    /// The SQLite file, for another process to open.
+    var storePath: String? {
+        container.persistentStoreDescriptions.first.flatMap { $0.type == SQLiteStoreType ? $0.url?.path : nil }
+    }
+
     deinit {
         try? FileManager.default.removeItem(at: directory)
     }

@@ -14,9 +14,10 @@ public enum BatchDeleteRequestResultType: UInt, Sendable {
 /// The request runs as one write transaction that deletes the rows, applies the model's
 /// relationship delete rules in the store, records one delete change per object (with the
 /// tombstone of attributes marked ``AttributeDescription/preservesValueInHistoryOnDeletion``) in
-/// the persistent history, and advances the store's generation, as a save does. Contexts'
-/// registered objects are not touched, as in Core Data: merge the returned IDs with
-/// ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``.
+/// the persistent history, and advances the store's generation, as a save does. Contexts with
+/// ``ManagedObjectContext/automaticallyMergesChangesFromParent`` merge the deletion (Core Data
+/// leaves that to the app); merge the returned IDs into others with
+/// ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``, as in Core Data.
 ///
 /// Relationships, rule by rule:
 /// - **cascade**: the destinations are deleted too, with their own rules, as Core Data's batch

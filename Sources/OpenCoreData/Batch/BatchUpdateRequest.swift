@@ -16,17 +16,16 @@ public enum BatchUpdateRequestResultType: UInt, Sendable {
 /// store's generation advances, as a save's does. Values are checked against the model before
 /// anything is written (a value the attribute's type cannot hold, or no value for a required
 /// attribute, throws a ``BatchRequestError`` naming the key and the value, where Core Data writes
-/// it). Contexts' registered objects are not touched, as in Core Data: merge the returned IDs
-/// with ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``.
+/// it). Contexts with ``ManagedObjectContext/automaticallyMergesChangesFromParent`` merge the
+/// update, and their fetched results controllers deliver it (Core Data leaves that to the app);
+/// other contexts' objects keep the values they had, until merged with
+/// ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)`` as in Core Data.
 ///
 /// ```swift
 /// let request = BatchUpdateRequest(entityName: "Team")
 /// request.predicate = try FetchPredicate(format: "qualifyingZone == %@", "UEFA")
 /// request.propertiesToUpdate = ["imageName": "europe.png"]
-/// request.resultType = .updatedObjectIDsResultType
-/// let result = try context.execute(request) as? BatchUpdateResult
-/// let ids = result?.result as? [ManagedObjectID] ?? []
-/// ManagedObjectContext.mergeChanges(fromRemoteContextSave: [UpdatedObjectsKey: ids], into: [viewContext])
+/// try context.execute(request)   // viewContext merges it if it merges automatically
 /// ```
 ///
 /// On the SQLite store, an update of constants and of integer arithmetic on integer attributes

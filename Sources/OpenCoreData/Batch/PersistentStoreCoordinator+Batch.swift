@@ -1,7 +1,8 @@
 /// Running batch requests: each is written by the store in one transaction with its persistent
-/// history and generation, as a save is, and seen by no context. A batch update whose values allow
-/// it is one set-based statement of the store (``StoreBatchUpdate``); other updates, and deletes,
-/// become one `SaveRequest` of rows; inserts, rows the store binds as they are.
+/// history and generation, as a save is, then handed to the contexts that merge automatically
+/// (`batchCommitted`). A batch update whose values allow it is one set-based statement of the
+/// store (``StoreBatchUpdate``); other updates, and deletes, become one `SaveRequest` of rows;
+/// inserts, rows the store binds as they are.
 extension PersistentStoreCoordinator {
     /// How many times a batch request re-reads its rows when another process changed some of them
     /// between the read and the write, before giving up.
@@ -12,16 +13,17 @@ extension PersistentStoreCoordinator {
         let values = try request.checkedValues(for: entity)
         let predicate = try request.predicate?.resolved(for: entity)
         let fetch = StoreFetch(entity: entity, includesSubentities: request.includesSubentities, predicate: predicate)
-        let listsIDs = request.resultType == .updatedObjectIDsResultType
-        if !request.writesRowByRow, let update = Self.setBasedUpdate(values, of: fetch, listsIDs: listsIDs) {
-            let outcome = try writeBatch { store -> (StoreBatchUpdateOutcome, SaveOutcome?) in
-                let outcome = try store.backend.update(update, info: info)
-                guard case .committed(_, _, let saved) = outcome else { return (outcome, nil) }
-                return (outcome, saved)
+        if !request.writesRowByRow, let update = Self.setBasedUpdate(values, of: fetch) {
+            let names = update.assignments.map(\.attribute.name)
+            let ids = try writeBatch { store -> ([ManagedObjectID]?, BatchCommit?) in
+                guard case .committed(let ids, let priorValues, let outcome) = try store.backend.update(update, info: info) else {
+                    return (nil, nil)
+                }
+                return (ids, outcome.map { outcome in
+                    BatchCommit(outcome: outcome) { StoreChange(updated: ids, changedKeys: Set(names), priorValues: priorValues, names: names) }
+                })
             }
-            if case .committed(let count, let ids, _) = outcome {
-                return BatchUpdateResult(resultType: request.resultType, count: count, ids: ids, setBased: true)
-            }
+            if let ids { return BatchUpdateResult(resultType: request.resultType, count: ids.count, ids: ids, setBased: true) }
         }
         let updated = try commitBatch(info: info) { store in
             let rows = try storeRows(for: fetch, in: store, doing: "batch update")
@@ -47,8 +49,7 @@ extension PersistentStoreCoordinator {
     /// arithmetic by an integral operand on an integer attribute into an integer attribute; nil
     /// when a value needs each row in memory (floating point, another type) or sets an attribute
     /// of a uniqueness constraint (whose conflicts the row by row update reports).
-    private static func setBasedUpdate(_ values: [(name: String, value: BatchUpdateValue)], of fetch: StoreFetch,
-                                       listsIDs: Bool) -> StoreBatchUpdate? {
+    private static func setBasedUpdate(_ values: [(name: String, value: BatchUpdateValue)], of fetch: StoreFetch) -> StoreBatchUpdate? {
         let names = Set(values.map(\.name))
         let constrained = fetch.entities.contains { entity in
             entity.constraints.contains { constraint in constraint.names.contains(where: names.contains) }
@@ -77,7 +78,7 @@ extension PersistentStoreCoordinator {
                 assignments.append(.init(attribute: attribute, value: .integer(source: source, operation: (storeOperator, Int64(operand)))))
             }
         }
-        return StoreBatchUpdate(fetch: fetch, assignments: assignments, listsIDs: listsIDs)
+        return StoreBatchUpdate(fetch: fetch, assignments: assignments)
     }
 
     // MARK: Shared steps
@@ -114,14 +115,26 @@ extension PersistentStoreCoordinator {
         return Array(fetch.limit > 0 ? window.prefix(fetch.limit) : window)
     }
 
+    /// What a batch request the store wrote with its own statements committed: the store's
+    /// outcome, and what changed for the contexts that merge automatically (made only if there
+    /// are some).
+    struct BatchCommit {
+        var outcome: SaveOutcome
+        var change: () -> StoreChange
+    }
+
     /// Runs a write the store makes with its own statements rather than a `SaveRequest` (a batch
-    /// request's fast paths) under the save lock, with the checks and the report of the commit
-    /// that ``save(_:)`` makes. Returns what `write` returned with the outcome.
-    func writeBatch<T>(_ write: (PersistentStore) throws -> (T, SaveOutcome?)) throws -> T {
+    /// request's fast paths) under the save lock, with the checks and the reports of the commit
+    /// that ``save(_:)`` makes, and hands what it changed to the contexts that merge
+    /// automatically, as ``commitBatch(info:_:)`` does. Returns what `write` returned.
+    func writeBatch<T>(_ write: (PersistentStore) throws -> (T, BatchCommit?)) throws -> T {
         try withSaveLock {
             let store = try writableStore()
-            let (value, outcome) = try write(store)
-            if let outcome { storeDidCommit(store, outcome) }
+            let (value, commit) = try write(store)
+            if let commit {
+                reportCommit(commit.outcome, of: store)
+                batchCommitted(commit.change)
+            }
             return value
         }
     }
@@ -137,7 +150,8 @@ extension PersistentStoreCoordinator {
                 if save.isEmpty { return value }
                 save.transactionInfo = info
                 switch try self.save(save) {
-                case .committed:
+                case .committed(let permanentIDs, let preImages, _, _):
+                    batchCommitted(save, permanentIDs: permanentIDs, preImages: preImages)
                     return value
                 case .conflicts:
                     continue

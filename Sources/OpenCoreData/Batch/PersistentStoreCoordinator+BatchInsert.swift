@@ -28,7 +28,11 @@ extension PersistentStoreCoordinator {
             // Nothing to upsert: the store binds the rows as they are.
             let (keys, storeIdentifier) = try writeBatch { store in
                 let insertion = try store.backend.insert(batch, info: info)
-                return ((insertion.keys, store.identifier), insertion.outcome)
+                let keys = insertion.keys
+                let commit = BatchCommit(outcome: insertion.outcome) {
+                    StoreChange(inserted: keys.map { ManagedObjectID(entity: entity, storeIdentifier: store.identifier, primaryKey: $0) })
+                }
+                return ((keys, store.identifier), commit)
             }
             return BatchInsertResult(resultType: request.resultType, count: keys.count) {
                 keys.map { ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, primaryKey: $0) }
@@ -52,7 +56,8 @@ extension PersistentStoreCoordinator {
                     }
                 }
                 switch try self.save(save) {
-                case .committed(let mapping, _, _, _):
+                case .committed(let mapping, let preImages, _, _):
+                    batchCommitted(save, permanentIDs: mapping, preImages: preImages)
                     let permanent = mapping.dictionary()
                     return rows.compactMap { row in upserts[row.snapshot.objectID]?.objectID ?? permanent[row.snapshot.objectID] }
                 case .conflicts:

@@ -49,9 +49,16 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// ``MergePolicy/error``, which makes the save throw ``ObjectGraphError/mergeConflict``.
     public var mergePolicy: MergePolicy = .error
 
-    /// Whether saves made by other contexts of the same coordinator (for a root context) or saved
-    /// into the parent by sibling contexts (for a child) are merged into this context
-    /// automatically, on its queue.
+    /// Whether changes made elsewhere are merged into this context automatically, on its queue:
+    /// for a child context, what sibling contexts save into its parent; for a root context, what
+    /// anyone commits to its store: the saves of other contexts of the coordinator, batch
+    /// requests, and the commits of other coordinators and other processes (read from the
+    /// store's persistent history; see "Every commit reaches every live controller" in the
+    /// README). Merges come in commit order, and the context's fetched results controllers
+    /// deliver each as a change batch.
+    ///
+    /// Core Data merges only saves of the same coordinator this way, and leaves the rest to the
+    /// app (remote-change notifications, history, batch-request results): that plumbing can go.
     ///
     /// Safe to read and set from any thread.
     public var automaticallyMergesChangesFromParent: Bool {

@@ -18,16 +18,26 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private struct State: @unchecked Sendable {
         var stores: [PersistentStore] = []
         var contexts: [WeakContext] = []
+        /// Commits to the store made elsewhere reach the contexts through it.
+        var feed: StoreChangeFeed?
     }
 
     private let state = Locked(State())
     /// Held by a root context from its first save attempt until its save is written (conflict
     /// resolution included), so that saves of this process never race each other.
     private let saveLock = NSRecursiveLock()
+    /// The store generation up to which the contexts have been given every commit (see
+    /// ``StoreChangeFeed``). Read and written only under the save lock.
+    var storeCursor: Int64 = 0
 
     /// Creates a coordinator for a model. The model is checked when the first store is added.
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
+    }
+
+    deinit {
+        // The feed's file watch goes with its last coordinator.
+        for store in persistentStores { storeChangeFeed?.unsubscribe(store) }
     }
 
     /// The loaded stores (one at most).
@@ -117,6 +127,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             throw PersistentStoreError(PersistentStoreError.noStore, "\(store) is not a store of this coordinator")
         }
         RemoteChangeCenter.shared.unregister(store)
+        storeWasRemoved(store)
         store.backend.close()
     }
 
@@ -230,8 +241,15 @@ extension PersistentStoreCoordinator {
     func save(_ request: SaveRequest) throws -> SaveOutcome {
         let store = try writableStore()
         let outcome = try store.backend.save(request)
-        storeDidCommit(store, outcome)
+        reportCommit(outcome, of: store)
         return outcome
+    }
+
+    /// Tells the change feed and the remote change notification of a write of the store, if it
+    /// committed. Called under the save lock.
+    func reportCommit(_ outcome: SaveOutcome, of store: PersistentStore) {
+        if case .committed(_, _, let generations, _) = outcome { storeCommitted(generations) }
+        storeDidCommit(store, outcome)
     }
 
     /// Permanent IDs for temporary ones, reserving primary keys in the store.
@@ -249,6 +267,17 @@ extension PersistentStoreCoordinator {
             state.contexts.removeAll { $0.context == nil }
             state.contexts.append(WeakContext(context: context))
         }
+    }
+
+    /// The root contexts that merge commits made elsewhere.
+    var automaticallyMergingContexts: [ManagedObjectContext] {
+        state.withLock { $0.contexts.compactMap(\.context) }.filter(\.automaticallyMergesChangesFromParent)
+    }
+
+    /// The feed of the loaded store's commits.
+    var storeChangeFeed: StoreChangeFeed? {
+        get { state.withLock { $0.feed } }
+        set { state.withLock { $0.feed = newValue } }
     }
 
     /// A root context committed a save: other root contexts that merge automatically hear of it

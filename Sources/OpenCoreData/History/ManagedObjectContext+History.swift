@@ -48,12 +48,18 @@ extension ManagedObjectContext {
     /// pending changes reported first, as a merge does), the refresh marked as caused by a merge
     /// so that controllers do not follow it object by object, then one
     /// ``ContextEvent/storeChangesMissed`` that makes each of them fetch again.
-    private func storeChangesWereMissed() {
+    func storeChangesWereMissed() {
+        assertOnQueue()
         processPendingChanges()
         for object in registeredObjects { refresh(object, mergeChanges: true) }
         pendingChangesComeFromMerge = true
         processPendingChanges()
         pendingChangesComeFromMerge = false
         deliverToObservers(.storeChangesMissed)
+        for child in childContexts where child.automaticallyMergesChangesFromParent {
+            child.perform { child.storeChangesWereMissed() }
+        }
     }
+
+
 }

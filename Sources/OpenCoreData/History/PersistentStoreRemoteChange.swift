@@ -103,6 +103,7 @@ extension PersistentStoreCoordinator {
         if description.postsPersistentStoreRemoteChangeNotifications {
             RemoteChangeCenter.shared.register(self, for: store)
         }
+        followCommits(to: store)
         guard !store.isReadOnly, let backend = store.backend as? any PersistentHistoryBackend else { return }
         do {
             _ = try backend.pruneHistory(now: Date())

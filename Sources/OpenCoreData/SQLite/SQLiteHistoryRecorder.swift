@@ -47,30 +47,55 @@ struct SQLiteHistoryRecorder {
         }
         for update in updated {
             let id = update.snapshot.objectID
-            try changes.add(.update, code: loaded.code(of: id.entity), key: id.key,
-                            properties: HistoryChanges.updatedProperties(of: update).joined(separator: ","))
+            let change = try changes.add(.update, code: loaded.code(of: id.entity), key: id.key,
+                                         properties: HistoryChanges.updatedProperties(of: update).joined(separator: ","))
+            try write(HistoryChanges.priorValues(of: id, slots: update.changedSlots, preImage: preImages[id]),
+                      of: change, into: SQLiteHistorySchema.priorValueTable)
         }
         for deletion in deleted {
             let id = deletion.objectID
             let change = try changes.add(.delete, code: loaded.code(of: id.entity), key: id.key)
-            for (name, value) in HistoryChanges.tombstone(of: id, preImage: preImages[id]) {
-                try db.cachedStatement(sql: "INSERT INTO \(quoted(SQLiteHistorySchema.tombstoneTable)) VALUES (?, ?, ?)")
-                    .execute(arguments: [change, name, SQLiteValueCoding.databaseValue(value)])
-            }
+            try write(HistoryChanges.tombstone(of: id, preImage: preImages[id]), of: change, into: SQLiteHistorySchema.tombstoneTable)
+            try write(HistoryChanges.priorValues(of: id, slots: nil, preImage: preImages[id]),
+                      of: change, into: SQLiteHistorySchema.priorValueTable)
+        }
+    }
+
+    /// Writes values of change `change` by attribute name into a table of (change, attribute,
+    /// value) rows.
+    private func write(_ values: [String: PropertyValue], of change: Int64, into table: String) throws {
+        guard !values.isEmpty else { return }
+        let statement = try db.cachedStatement(sql: "INSERT INTO \(quoted(table)) VALUES (?, ?, ?)")
+        for (name, value) in values {
+            try statement.execute(arguments: [change, name, SQLiteValueCoding.databaseValue(value)])
         }
     }
 }
 
 extension SQLiteHistoryRecorder {
     /// Records transaction `number`, whose changes are updates of `rows` (by entity code and
-    /// primary key, in that order), each naming the properties `properties` gives for its
-    /// entity code, names joined by commas as ``record(number:info:inserted:updated:deleted:preImages:timestamp:)``
-    /// joins them: a batch update written by one statement.
-    func recordUpdates(number: Int64, info: HistoryTransactionInfo, rows: [(code: Int64, key: Int64)],
-                       properties: (Int64) -> String, timestamp: Date) throws {
+    /// primary key, in that order), each naming the properties `properties` gives for its entity
+    /// code, joined by commas as ``record(number:info:inserted:updated:deleted:preImages:timestamp:)``
+    /// joins them, and each with the values it overwrote (`prior`, those of the attributes
+    /// `priorValueNames` names): a batch update written by one statement.
+    func recordUpdates(number: Int64, info: HistoryTransactionInfo, rows: [SetBasedUpdateRow],
+                       properties: (Int64) -> String, priorValueNames: [String], timestamp: Date) throws {
         var changes = try begin(number: number, info: info, timestamp: timestamp)
+        let priorValues = try db.cachedStatement(sql: "INSERT INTO \(quoted(SQLiteHistorySchema.priorValueTable)) VALUES (?, ?, ?)")
+        priorValues.setUncheckedArguments(StatementArguments([DatabaseValue.null, .null, .null]))
+        let sqliteStatement = priorValues.sqliteStatement
         for row in rows {
-            try changes.add(.update, code: row.code, key: row.key, properties: properties(row.code))
+            let change = try changes.add(.update, code: row.code, key: row.key, properties: properties(row.code))
+            for (name, value) in zip(priorValueNames, row.prior) {
+                sqlite3_reset(sqliteStatement)
+                var result = sqlite3_bind_int64(sqliteStatement, 1, change)
+                if result == SQLITE_OK { result = bindText(name, to: sqliteStatement, at: 2) }
+                if result == SQLITE_OK { result = SQLiteValueCoding.databaseValue(value).bind(to: sqliteStatement, at: 3) }
+                guard result == SQLITE_OK else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: result), message: "cannot bind a prior value", sql: priorValues.sql)
+                }
+                try priorValues.execute()
+            }
         }
     }
 

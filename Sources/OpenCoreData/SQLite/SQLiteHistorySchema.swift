@@ -14,6 +14,9 @@ import GRDB
 ///   found without an index.
 /// - `_ocd_history_tombstone`: the preserved attributes of deleted objects, by change ID and
 ///   attribute name, each value in its attribute's stored form.
+/// - `_ocd_history_prior_value`: the values changes overwrote, by change ID and attribute name:
+///   the changed attributes of updates, every attribute of deletions (see
+///   ``HistoryChangeRecord/priorValues``), for contexts of other processes that merge them.
 /// - `_ocd_history_reader`: the readers that hold history (see ``PersistentHistoryRetention``):
 ///   name, the number of the last transaction read, and when they said so.
 ///
@@ -23,10 +26,11 @@ enum SQLiteHistorySchema {
     static let transactionTable = "_ocd_history_transaction"
     static let changeTable = "_ocd_history_change"
     static let tombstoneTable = "_ocd_history_tombstone"
+    static let priorValueTable = "_ocd_history_prior_value"
     static let readerTable = "_ocd_history_reader"
     static let nextChangeKey = "historyNextChange"
 
-    static var tableNames: [String] { [transactionTable, changeTable, tombstoneTable, readerTable] }
+    static var tableNames: [String] { [transactionTable, changeTable, tombstoneTable, priorValueTable, readerTable] }
 
     /// Creates the tables a store lacks (new stores, and stores made before history existed),
     /// and drops history that is ahead of the store generation: transaction numbers are
@@ -41,6 +45,7 @@ enum SQLiteHistorySchema {
         try db.execute(sql: "DELETE FROM \(quoted(transactionTable)) WHERE \"_pk\" > ?", arguments: [generation])
         try db.execute(sql: "DELETE FROM \(quoted(changeTable)) WHERE \"_pk\" >= ?", arguments: [firstAhead])
         try db.execute(sql: "DELETE FROM \(quoted(tombstoneTable)) WHERE \"change\" >= ?", arguments: [firstAhead])
+        try db.execute(sql: "DELETE FROM \(quoted(priorValueTable)) WHERE \"change\" >= ?", arguments: [firstAhead])
     }
 
     /// Creates the tables a store lacks.
@@ -53,6 +58,8 @@ enum SQLiteHistorySchema {
             "type" INTEGER NOT NULL, "entity" INTEGER NOT NULL, "object" INTEGER NOT NULL, "count" INTEGER NOT NULL, \
             "properties" TEXT);
             CREATE TABLE IF NOT EXISTS \(quoted(tombstoneTable)) ("change" INTEGER NOT NULL, "attribute" TEXT NOT NULL, \
+            "value", PRIMARY KEY ("change", "attribute")) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(quoted(priorValueTable)) ("change" INTEGER NOT NULL, "attribute" TEXT NOT NULL, \
             "value", PRIMARY KEY ("change", "attribute")) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS \(quoted(readerTable)) ("name" TEXT PRIMARY KEY, "transaction" INTEGER NOT NULL, \
             "seen" REAL NOT NULL) WITHOUT ROWID;

@@ -1,26 +1,25 @@
 import GRDB
 
-/// Batch updates written by one `UPDATE … WHERE … RETURNING` statement, in one immediate
-/// transaction with what a save of the same rows writes: each row's version bumped (so that
-/// contexts holding the rows meet an optimistic locking conflict), the generation advanced, and
-/// one history change per row naming the properties set.
+/// Batch updates written by one `UPDATE … WHERE …` statement, in one immediate transaction with
+/// what a save of the same rows writes: each row's version bumped (so that contexts holding the
+/// rows meet an optimistic locking conflict), the generation advanced, and one history change per
+/// row naming the properties set, with the values it overwrote.
 ///
-/// Computed values are checked first, by a query for a matching row whose result the attribute
-/// could not hold; if there is one, the store writes nothing and declines, and the caller's row
-/// by row update reports it.
+/// One query first reads the matching rows' keys and the values the update overwrites, and
+/// whether some computed value would not fit its attribute; if one would not, the store writes
+/// nothing and declines, and the caller's row by row update reports it.
 extension SQLiteStoreBackend {
     func update(_ update: StoreBatchUpdate, info: HistoryTransactionInfo) throws -> StoreBatchUpdateOutcome {
-        // The rows updated are listed (by the UPDATE's RETURNING clause) only for the history or
-        // the result.
-        let listsRows = historySettings.isRecording || update.listsIDs
-        return try writeTransaction(doing: "updating \(update.fetch.entity.entityName) in a batch") { db, loaded in
-            guard let statements = try SetBasedUpdate(update, listingRows: listsRows, backend: self, db, loaded: loaded),
-                  try !statements.refusesSomeRow(db) else {
+        try writeTransaction(doing: "updating \(update.fetch.entity.entityName) in a batch") { db, loaded in
+            guard let statements = try SetBasedUpdate(update, backend: self, db, loaded: loaded),
+                  let rows = try statements.matchingRows(db) else {
                 return (.declined, commit: false)
             }
+            guard !rows.isEmpty else { return (.committed(ids: [], priorValues: [], outcome: nil), commit: false) }
             try beginCountedWrites(db)
-            let (count, rows) = try statements.run(db)
-            guard count > 0 else { return (.committed(count: 0, ids: [], outcome: nil), commit: false) }
+            // The same rows, in the same transaction: anything else is a bug the row by row
+            // update does not have.
+            guard try statements.run(db) == rows.count else { return (.declined, commit: false) }
             let generations = try finishCountedWrites(db)
             var properties: [Int64: String] = [:]
             let token = try recordHistory(number: generations.after, db, loaded: loaded) { recorder, timestamp in
@@ -29,53 +28,45 @@ extension SQLiteStoreBackend {
                     let names = statements.updatedProperties(of: loaded.entityByCode[code])
                     properties[code] = names
                     return names
-                }, timestamp: timestamp)
+                }, priorValueNames: update.assignments.map(\.attribute.name), timestamp: timestamp)
             }
-            let ids = !update.listsIDs ? [] : rows.compactMap { row in
+            let ids = rows.compactMap { row in
                 loaded.entityByCode[row.code].map { ManagedObjectID(entity: $0, storeIdentifier: loaded.identifier, primaryKey: row.key) }
             }
             let outcome = SaveOutcome.committed(permanentIDs: IDMapping(), preImages: [:], generations: generations, historyToken: token)
-            return (.committed(count: count, ids: ids, outcome: outcome), commit: true)
+            return (.committed(ids: ids, priorValues: rows.map(\.prior), outcome: outcome), commit: true)
         }
     }
 }
 
-/// The statements of one set-based batch update: the check of computed values and the UPDATE.
+/// A row a set-based update changes: its entity code, its primary key, and the values of the
+/// attributes set as they were (in the order of the update's assignments).
+typealias SetBasedUpdateRow = (code: Int64, key: Int64, prior: [PropertyValue])
+
+/// The statements of one set-based batch update: the query of the matching rows and the UPDATE.
 private struct SetBasedUpdate {
     private let update: StoreBatchUpdate
-    /// `SELECT 1 … LIMIT 1` for a matching row some computed value does not fit; nil without
-    /// computed values.
-    private let check: (statement: Statement, arguments: StatementArguments)?
+    /// `SELECT "_entity", "_pk", the assigned columns, refused FROM …`: refused is 1 for a row some
+    /// computed value does not fit.
+    private let query: (statement: Statement, arguments: StatementArguments)
     private let statement: Statement
     private let arguments: StatementArguments
-    /// What the UPDATE returns of each row: nothing, the primary key (every row is of the
-    /// fetched entity), or the entity code and the primary key.
-    private let returned: Returned
-
-    private enum Returned {
-        case nothing
-        /// The primary key of rows whose entity code is the one given.
-        case key(code: Int64)
-        case codeAndKey
-    }
 
     /// Nil when the store cannot write the update with one statement: part of its predicate is
-    /// left to memory, or the statement is beyond SQLite's limits. `listingRows` asks the UPDATE
-    /// to return the rows it updates.
-    init?(_ update: StoreBatchUpdate, listingRows: Bool, backend: SQLiteStoreBackend, _ db: Database,
-          loaded: SQLiteStoreBackend.Loaded) throws {
+    /// left to memory, or the statement is beyond SQLite's limits.
+    init?(_ update: StoreBatchUpdate, backend: SQLiteStoreBackend, _ db: Database, loaded: SQLiteStoreBackend.Loaded) throws {
         self.update = update
-        returned = !listingRows ? .nothing
-            : SQLiteStoreBackend.hasSingleEntity(update.fetch) ? .key(code: loaded.code(of: update.fetch.entity)) : .codeAndKey
         let filter = try backend.filter(for: update.fetch, loaded: loaded)
         guard filter.residual == nil else { return nil }
         var assignments: [String] = []
         var setArguments: [DatabaseValue] = []
+        var columns: [String] = []
         var refusals: [String] = []
         var refusalArguments: [DatabaseValue] = []
         for assignment in update.assignments {
             let attribute = assignment.attribute
             guard let column = loaded.schema.columnNames(of: attribute).first.map(quoted) else { return nil }
+            columns.append("t0.\(column)")
             switch assignment.value {
             case .constant(let value):
                 assignments.append("\(column) = ?")
@@ -103,56 +94,41 @@ private struct SetBasedUpdate {
         let table = quoted(filter.table.name)
         let whereClause = filter.whereClause
         let joins = filter.query.root.joinSQL
-        let returning = switch returned {
-        case .nothing: ""
-        case .key: " RETURNING \"_pk\""
-        case .codeAndKey: " RETURNING \"_entity\", \"_pk\""
-        }
+        let refused = refusals.isEmpty ? "0" : "(" + refusals.joined(separator: " OR ") + ")"
         // An UPDATE names one table: a predicate that joins others selects the keys first.
         let sql = joins.isEmpty
-            ? "UPDATE \(table) AS t0 SET \(assignments.joined(separator: ", "))\(whereClause.sql)\(returning)"
-            : "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" IN (SELECT t0.\"_pk\" FROM \(table) t0\(joins)\(whereClause.sql))\(returning)"
+            ? "UPDATE \(table) AS t0 SET \(assignments.joined(separator: ", "))\(whereClause.sql)"
+            : "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" IN (SELECT t0.\"_pk\" FROM \(table) t0\(joins)\(whereClause.sql))"
         do {
+            query = (try db.makeStatement(sql: """
+                SELECT t0."_entity", t0."_pk", \((columns + [refused]).joined(separator: ", ")) FROM \(table) t0\(joins)\(whereClause.sql)
+                """), StatementArguments(refusalArguments + whereClause.arguments))
             statement = try db.makeStatement(sql: sql)
             arguments = StatementArguments(setArguments + whereClause.arguments)
-            if refusals.isEmpty {
-                check = nil
-            } else {
-                let condition = "(" + refusals.joined(separator: " OR ") + ")"
-                let filtered = whereClause.sql.isEmpty ? " WHERE \(condition)" : "\(whereClause.sql) AND \(condition)"
-                check = (try db.makeStatement(sql: "SELECT 1 FROM \(table) t0\(joins)\(filtered) LIMIT 1"),
-                         StatementArguments(whereClause.arguments + refusalArguments))
-            }
         } catch where SQLiteLimits.isExceeded(by: error) {
             return nil
         }
     }
 
-    /// Whether a matching row gets a computed value its attribute cannot hold.
-    func refusesSomeRow(_ db: Database) throws -> Bool {
-        guard let check else { return false }
-        return try Bool.fetchOne(check.statement, arguments: check.arguments) != nil
+    /// The rows the update changes, in key order, with the values it overwrites; nil when some
+    /// computed value does not fit its row.
+    func matchingRows(_ db: Database) throws -> [SetBasedUpdateRow]? {
+        let types = update.assignments.map(\.attribute.attributeType)
+        var rows: [SetBasedUpdateRow] = []
+        let cursor = try Row.fetchCursor(query.statement, arguments: query.arguments)
+        while let row = try cursor.next() {
+            guard try row.decode(Int64.self, atIndex: types.count + 2) == 0 else { return nil }
+            let prior = types.enumerated().map { index, type in SQLiteValueCoding.propertyValue(row[index + 2], type: type) }
+            rows.append((try row.decode(atIndex: 0), try row.decode(atIndex: 1), prior))
+        }
+        rows.sort { $0.key < $1.key }
+        return rows
     }
 
-    /// Runs the UPDATE; returns how many rows it updated and, if it lists them, the rows by entity
-    /// code and primary key, in key order.
-    func run(_ db: Database) throws -> (count: Int, rows: [(code: Int64, key: Int64)]) {
-        switch returned {
-        case .nothing:
-            try statement.execute(arguments: arguments)
-            return (db.changesCount, [])
-        case .key(let code):
-            let keys = try Int64.fetchAll(statement, arguments: arguments).sorted()
-            return (keys.count, keys.map { (code, $0) })
-        case .codeAndKey:
-            var rows: [(code: Int64, key: Int64)] = []
-            let cursor = try Row.fetchCursor(statement, arguments: arguments)
-            while let row = try cursor.next() {
-                rows.append((try row.decode(atIndex: 0), try row.decode(atIndex: 1)))
-            }
-            rows.sort { $0.key < $1.key }
-            return (rows.count, rows)
-        }
+    /// Runs the UPDATE; returns how many rows it changed.
+    func run(_ db: Database) throws -> Int {
+        try statement.execute(arguments: arguments)
+        return db.changesCount
     }
 
     /// The names of the properties set, in `entity`'s slot order, joined by commas, as the

@@ -16,6 +16,23 @@ extension SQLiteStoreBackend {
         try reading("reading the store generation") { db in try Self.generation(db) }
     }
 
+    func quietGeneration() throws -> Int64 {
+        do {
+            return try quietReader.withLock { reader in
+                if reader == nil {
+                    var configuration = Configuration()
+                    configuration.readonly = true
+                    configuration.label = "OpenCoreData.changeFeed"
+                    configuration.busyMode = .timeout(description.timeout)
+                    reader = try DatabaseQueue(path: url.path, configuration: configuration)
+                }
+                return try reader?.read { db in try Self.generation(db) } ?? 0
+            }
+        } catch {
+            throw Self.storeError(error, url: url, doing: "reading the store generation")
+        }
+    }
+
     /// The generation as `db` sees it: inside a transaction, the one the transaction reads.
     static func generation(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT CAST(\"value\" AS INTEGER) FROM \(quoted(SQLiteSchema.metadataTable)) WHERE \"key\" = ?",

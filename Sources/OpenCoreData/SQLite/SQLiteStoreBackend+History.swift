@@ -112,14 +112,29 @@ extension SQLiteStoreBackend: PersistentHistoryBackend {
         }
     }
 
-    /// The changes numbered from `first` on, by transaction number, with their tombstones.
+    /// Values by change ID and attribute name, from a table of (change, attribute, value) rows.
+    private func attributeValues(in table: String, from first: Int64, _ db: Database) throws -> [Int64: [(name: String, value: DatabaseValue)]] {
+        var values: [Int64: [(name: String, value: DatabaseValue)]] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT \"change\", \"attribute\", \"value\" FROM \(quoted(table)) WHERE \"change\" >= ?",
+                                       arguments: [first])
+        while let row = try rows.next() {
+            values[try row.decode(atIndex: 0), default: []].append((try row.decode(atIndex: 1), row[2]))
+        }
+        return values
+    }
+
+    /// The changes numbered from `first` on, by transaction number, with their tombstones and
+    /// prior values.
     private func readChanges(from first: Int64, _ db: Database, loaded: Loaded) throws -> [Int64: [HistoryChangeRecord]] {
-        var tombstones: [Int64: [(name: String, value: DatabaseValue)]] = [:]
-        let tombstoneRows = try Row.fetchCursor(db, sql: """
-            SELECT "change", "attribute", "value" FROM \(quoted(SQLiteHistorySchema.tombstoneTable)) WHERE "change" >= ?
-            """, arguments: [first])
-        while let row = try tombstoneRows.next() {
-            tombstones[try row.decode(atIndex: 0), default: []].append((try row.decode(atIndex: 1), row[2]))
+        let tombstones = try attributeValues(in: SQLiteHistorySchema.tombstoneTable, from: first, db)
+        let priorValues = try attributeValues(in: SQLiteHistorySchema.priorValueTable, from: first, db)
+        func decoded(_ values: [(name: String, value: DatabaseValue)]?, of entity: EntityDescription) -> [String: PropertyValue] {
+            var result: [String: PropertyValue] = [:]
+            for (name, value) in values ?? [] {
+                guard let attribute = entity.property(named: name) as? AttributeDescription else { continue }
+                result[name] = SQLiteValueCoding.propertyValue(value, type: attribute.attributeType)
+            }
+            return result
         }
         var result: [Int64: [HistoryChangeRecord]] = [:]
         let rows = try Row.fetchCursor(db, sql: """
@@ -137,13 +152,10 @@ extension SQLiteStoreBackend: PersistentHistoryBackend {
             let transaction: Int64 = try row.decode(atIndex: 1)
             for offset in 0..<count {
                 let id = ManagedObjectID(entity: entity, storeIdentifier: loaded.identifier, primaryKey: firstKey + offset)
-                var tombstone: [String: PropertyValue] = [:]
-                for (name, value) in tombstones[changeID + offset] ?? [] {
-                    guard let attribute = entity.property(named: name) as? AttributeDescription else { continue }
-                    tombstone[name] = SQLiteValueCoding.propertyValue(value, type: attribute.attributeType)
-                }
-                result[transaction, default: []].append(HistoryChangeRecord(changeID: changeID + offset, objectID: id, type: type,
-                                                                            updatedProperties: names, tombstone: tombstone))
+                result[transaction, default: []].append(HistoryChangeRecord(
+                    changeID: changeID + offset, objectID: id, type: type, updatedProperties: names,
+                    tombstone: decoded(tombstones[changeID + offset], of: entity),
+                    priorValues: decoded(priorValues[changeID + offset], of: entity)))
             }
         }
         return result
@@ -198,6 +210,7 @@ extension SQLiteStoreBackend: PersistentHistoryBackend {
         let transactions = quoted(SQLiteHistorySchema.transactionTable)
         let changes = quoted(SQLiteHistorySchema.changeTable)
         let tombstones = quoted(SQLiteHistorySchema.tombstoneTable)
+        let priorValues = quoted(SQLiteHistorySchema.priorValueTable)
         let keptChange = try Int64.fetchOne(db, sql: "SELECT \"first_change\" FROM \(transactions) WHERE \"_pk\" >= ? ORDER BY \"_pk\" LIMIT 1",
                                             arguments: [firstKept])
         try db.execute(sql: "DELETE FROM \(transactions) WHERE \"_pk\" < ?", arguments: [firstKept])
@@ -206,6 +219,7 @@ extension SQLiteStoreBackend: PersistentHistoryBackend {
         if let keptChange {
             try db.execute(sql: "DELETE FROM \(changes) WHERE \"_pk\" < ?", arguments: [keptChange])
             try db.execute(sql: "DELETE FROM \(tombstones) WHERE \"change\" < ?", arguments: [keptChange])
+            try db.execute(sql: "DELETE FROM \(priorValues) WHERE \"change\" < ?", arguments: [keptChange])
         } else {
             // Every transaction went: keep the next change ID, so that IDs never repeat.
             if let next = try Int64.fetchOne(db, sql: "SELECT \"_pk\" + \"count\" FROM \(changes) ORDER BY \"_pk\" DESC LIMIT 1") {
@@ -214,6 +228,7 @@ extension SQLiteStoreBackend: PersistentHistoryBackend {
             }
             try db.execute(sql: "DELETE FROM \(changes)")
             try db.execute(sql: "DELETE FROM \(tombstones)")
+            try db.execute(sql: "DELETE FROM \(priorValues)")
         }
         return deleted
     }

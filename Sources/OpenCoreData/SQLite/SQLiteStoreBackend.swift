@@ -15,6 +15,8 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
     let historySettings: PersistentHistorySettings
     /// When this connection last applied the history's retention rule.
     let lastHistoryPrune = Locked<Date?>(nil)
+    /// A read-only connection of its own for ``quietGeneration()``, opened when first needed.
+    let quietReader = Locked<DatabaseQueue?>(nil)
 
     /// What loading established; read by every operation afterwards.
     final class Loaded: Sendable {
@@ -133,6 +135,7 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
     }
 
     func close() {
+        quietReader.withLock { $0 = nil }
         do {
             // Move the WAL into the main file first: the pool closes its writer before its
             // read-only readers, so no connection would checkpoint on close, and the .sqlite

@@ -48,6 +48,10 @@ package protocol PersistentStoreBackend: AnyObject, Sendable {
     /// Section caches are valid only at the generation they were written at.
     func generation() throws -> Int64
 
+    /// ``generation()``, read without a trace in the store's SQL log: the change feed reads it
+    /// whenever the store's files change, which says nothing about what the program asked.
+    func quietGeneration() throws -> Int64
+
     /// Reserves primary keys for new objects of an entity's hierarchy.
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64]
 
@@ -74,4 +78,8 @@ package protocol PersistentStoreBackend: AnyObject, Sendable {
 extension PersistentStoreBackend {
     /// Stores without a faster way fetch IDs.
     package func primaryKeys(_ fetch: StoreFetch) throws -> [Int64]? { nil }
+}
+
+extension PersistentStoreBackend {
+    package func quietGeneration() throws -> Int64 { try generation() }
 }

@@ -34,13 +34,10 @@ package struct StoreBatchUpdate: Sendable {
     /// The rows to update: its entity, whether subentities' rows count, and its predicate.
     package var fetch: StoreFetch
     package var assignments: [Assignment]
-    /// Whether the caller wants the updated rows' IDs, or only their number.
-    package var listsIDs: Bool
 
-    package init(fetch: StoreFetch, assignments: [Assignment], listsIDs: Bool) {
+    package init(fetch: StoreFetch, assignments: [Assignment]) {
         self.fetch = fetch
         self.assignments = assignments
-        self.listsIDs = listsIDs
     }
 }
 
@@ -50,10 +47,10 @@ package enum StoreBatchUpdateOutcome: Sendable {
     /// predicate is partly left to memory, a computed value does not fit a row, or the store has
     /// no such statements). The caller updates the rows one by one, which reports any bad value.
     case declined
-    /// `count` rows were written; `ids` are their IDs in primary key order if the update
-    /// ``StoreBatchUpdate/listsIDs`` (else empty), and `outcome` is nil when no row matched
-    /// (nothing was committed).
-    case committed(count: Int, ids: [ManagedObjectID], outcome: SaveOutcome?)
+    /// The rows `ids` (in primary key order) were written; `priorValues` holds, for each, the
+    /// values the update overwrote, in the order of its assignments. `outcome` is nil when no row
+    /// matched (nothing was committed).
+    case committed(ids: [ManagedObjectID], priorValues: [[PropertyValue]], outcome: SaveOutcome?)
 }
 
 extension PersistentStoreBackend {

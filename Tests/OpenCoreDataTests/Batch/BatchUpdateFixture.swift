@@ -141,13 +141,15 @@ final class BatchUpdateFixture {
         "\(id.entity.name ?? "?")/\(id.uriRepresentation().lastPathComponent)"
     }
 
-    /// Every stored row of the tables, with its version, as SQLite holds it.
+    /// Every stored row of the tables, with its version, as SQLite holds it, and the history's
+    /// changes (properties in the order stored) and the values they overwrote.
     func rows(of tables: [String] = ["Sample", "Person"]) throws -> [String] {
         let database = try DatabaseQueue(path: stack.storeURL.path)
         return try database.read { db in
             try tables.flatMap { table in
                 try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\" ORDER BY \"_pk\"").map { "\(table) \($0)" }
-            }
+            } + Row.fetchAll(db, sql: "SELECT * FROM \"_ocd_history_change\" ORDER BY \"_pk\"").map { "change \($0)" }
+                + Row.fetchAll(db, sql: "SELECT * FROM \"_ocd_history_prior_value\" ORDER BY 1, 2").map { "prior \($0)" }
         }
     }
 

@@ -20,6 +20,19 @@ package enum HistoryChanges {
         return values
     }
 
+    /// The attribute values a change overwrote (see ``HistoryChangeRecord/priorValues``): the
+    /// attributes at `slots` (nil for every attribute) in `preImage`; empty without a pre-image.
+    package static func priorValues(of id: ManagedObjectID, slots: [Int]?, preImage: RowSnapshot?) -> [String: PropertyValue] {
+        guard let preImage else { return [:] }
+        let properties = id.entity.slots
+        var values: [String: PropertyValue] = [:]
+        for slot in slots ?? Array(properties.indices) where properties.indices.contains(slot) {
+            guard let attribute = properties[slot] as? AttributeDescription, attribute.isPersistent else { continue }
+            values[attribute.name] = preImage.value(at: slot)
+        }
+        return values
+    }
+
     /// Every change of a save whose IDs are permanent, in the order the store numbers them: new
     /// rows, updated rows, deleted rows.
     package static func records(of save: SaveRequest, preImages: [ManagedObjectID: RowSnapshot],
@@ -27,16 +40,22 @@ package enum HistoryChanges {
         var records: [HistoryChangeRecord] = []
         records.reserveCapacity(save.inserted.count + save.updated.count + save.deleted.count)
         var next = firstChangeID
-        func add(_ id: ManagedObjectID, _ type: PersistentHistoryChangeType,
-                 properties: [String] = [], tombstone: [String: PropertyValue] = [:]) {
+        func add(_ id: ManagedObjectID, _ type: PersistentHistoryChangeType, properties: [String] = [],
+                 tombstone: [String: PropertyValue] = [:], prior: [String: PropertyValue] = [:]) {
             records.append(HistoryChangeRecord(changeID: next, objectID: id, type: type,
-                                               updatedProperties: properties, tombstone: tombstone))
+                                               updatedProperties: properties, tombstone: tombstone, priorValues: prior))
             next += 1
         }
         for row in save.inserted { add(row.objectID, .insert) }
-        for update in save.updated { add(update.snapshot.objectID, .update, properties: updatedProperties(of: update)) }
+        for update in save.updated {
+            let id = update.snapshot.objectID
+            add(id, .update, properties: updatedProperties(of: update),
+                prior: priorValues(of: id, slots: update.changedSlots, preImage: preImages[id]))
+        }
         for deletion in save.deleted {
-            add(deletion.objectID, .delete, tombstone: tombstone(of: deletion.objectID, preImage: preImages[deletion.objectID]))
+            let id = deletion.objectID
+            add(id, .delete, tombstone: tombstone(of: id, preImage: preImages[id]),
+                prior: priorValues(of: id, slots: nil, preImage: preImages[id]))
         }
         return records
     }

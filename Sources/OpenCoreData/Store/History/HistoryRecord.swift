@@ -28,14 +28,20 @@ package struct HistoryChangeRecord: Sendable {
     /// For deletions: the values of the attributes marked
     /// ``AttributeDescription/preservesValueInHistoryOnDeletion``, by name.
     package var tombstone: [String: PropertyValue]
+    /// The attribute values the change overwrote, by name: for updates the changed attributes',
+    /// for deletions every attribute's. Not API: a context that merges the change from history
+    /// finds with them where the row was in a sorted result, as it does with a save's pre-images.
+    package var priorValues: [String: PropertyValue]
 
     package init(changeID: Int64, objectID: ManagedObjectID, type: PersistentHistoryChangeType,
-                 updatedProperties: [String] = [], tombstone: [String: PropertyValue] = [:]) {
+                 updatedProperties: [String] = [], tombstone: [String: PropertyValue] = [:],
+                 priorValues: [String: PropertyValue] = [:]) {
         self.changeID = changeID
         self.objectID = objectID
         self.type = type
         self.updatedProperties = updatedProperties
         self.tombstone = tombstone
+        self.priorValues = priorValues
     }
 }
 

@@ -1,35 +1,45 @@
 import Foundation
 import OpenCoreData
 
-// The random changes a batch is made of. Inserts outnumber deletes until a context sees more than
-// 120 cards, so the store levels off there and a long run does not slow down.
+/// The random changes the fuzzer's batches are made of, from a seed, in whichever process makes
+/// them. Inserts outnumber deletes until a context sees more than 120 cards, so the store levels
+/// off there and a long run does not slow down.
+struct CardChanges {
+    var random: SplitMix64
+    /// The changes made since the list was last emptied, for a mismatch report.
+    var operations: [String] = []
 
-extension FetchedResultsFuzzRun {
+    init(seed: UInt64) {
+        random = SplitMix64(seed: seed)
+    }
+
     private static let decks: [String?] = ["A", "B", "C", "D", nil]
     private static let titles = ["ace", "king", "queen", "jack", "ten"]
 
-    private func pick<T>(_ values: [T]) -> T { values[Int(random.next() % UInt64(values.count))] }
+    private mutating func pick<T>(_ values: [T]) -> T { values[Int(random.next() % UInt64(values.count))] }
 
     /// A new card with random values; now and then in a rare deck, so that sections come and go.
     @discardableResult
-    func insertCard(in context: ManagedObjectContext) -> Card {
+    mutating func insertCard(in context: ManagedObjectContext) -> Card {
         let card = Card(context: context)
         card.deck = random.next() % 30 == 0 ? "E\(random.next() % 3)" : pick(Self.decks)
         card.rank = Int32(random.next() % 50)
         card.title = pick(Self.titles)
         card.visible = random.next() % 5 != 0
         card.note = random.next() % 2 == 0 ? nil : "note"
-        if context === view { insertedInView[card.objectID] = card }
         return card
     }
 
     /// One change in `context`: an insert, a delete, or a new value for one attribute of a card.
-    func change(in context: ManagedObjectContext, cards: inout [Card]) {
+    /// Returns the card it inserted, if it inserted one.
+    @discardableResult
+    mutating func change(in context: ManagedObjectContext, cards: inout [Card]) -> Card? {
         let roll = random.next() % 100
         if cards.isEmpty || roll < 15 || (cards.count < 40 && roll < 30) {
-            cards.append(insertCard(in: context))
+            let card = insertCard(in: context)
+            cards.append(card)
             operations.append("\(context.name ?? "") insert")
-            return
+            return card
         }
         let picked = Int(random.next() % UInt64(cards.count))
         let card = cards[picked]
@@ -55,5 +65,6 @@ extension FetchedResultsFuzzRun {
             card.note = card.note == nil ? "changed" : nil
             operations.append("\(label) note")
         }
+        return nil
     }
 }

@@ -1,0 +1,46 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Merges commits made elsewhere (see ``StoreChangeFeed``) as a save of another context of
+    /// this coordinator is merged: current values come from the store, and the values the
+    /// commits overwrote (kept in the store's history) become the pre-images by which controllers
+    /// find where changed and deleted rows were.
+    func mergeStoreChange(_ change: StoreChange) {
+        assertOnQueue()
+        var saved = SavedChanges()
+        saved.deleted = change.deleted
+        saved.changedKeys = change.changedKeys
+        var current: [ManagedObjectID: RowSnapshot] = [:]
+        do {
+            saved.inserted = try parentSnapshots(for: change.inserted)
+            for snapshot in try parentSnapshots(for: change.updated) { current[snapshot.objectID] = snapshot }
+        } catch {
+            Log.context.error("merging commits made elsewhere: could not read current values: \(error)")
+        }
+        saved.updated = change.updated.compactMap { registeredObject(for: $0) == nil ? nil : current[$0] }
+        // An updated row the store no longer has was deleted by a later commit.
+        saved.deleted += change.updated.filter { current[$0] == nil }
+        var preImages: [ManagedObjectID: RowSnapshot] = [:]
+        for id in change.updated {
+            guard let now = current[id], let prior = change.priorValues[id] else { continue }
+            preImages[id] = Self.snapshot(of: id, base: now, with: prior)
+        }
+        for id in change.deleted {
+            guard let prior = change.priorValues[id], !prior.isEmpty else { continue }
+            let empty = RowSnapshot(objectID: id, values: Array(repeating: .null, count: id.entity.slots.count), version: 0)
+            preImages[id] = Self.snapshot(of: id, base: empty, with: prior)
+        }
+        saved.preImages = preImages
+        mergeSavedChanges(saved, reportingUpdated: change.updated)
+    }
+
+    /// `base` with the named attributes set to `values`.
+    private static func snapshot(of id: ManagedObjectID, base: RowSnapshot, with values: [String: PropertyValue]) -> RowSnapshot {
+        var snapshot = base
+        for (name, value) in values {
+            guard let slot = id.entity.slotByName[name], slot < snapshot.values.count else { continue }
+            snapshot.values[slot] = value
+        }
+        return snapshot
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+
+/// The commits to one store that this process learns of after they happen, handed to every
+/// coordinator of the process that has the store loaded: the path by which batch requests, other
+/// coordinators and other processes reach contexts that merge automatically.
+///
+/// The store's generation (see ``PersistentStoreBackend/generation()``) numbers its commits, one
+/// apart, whoever makes them. Each coordinator keeps a cursor: the generation up to which its
+/// contexts have been given every commit, their own saves included. When the store's generation
+/// moves past a cursor (the file watcher saw another process write; a coordinator of this process
+/// committed), the feed reads the store's history for the commits in between, once for the whole
+/// process, and gives each coordinator the part it has not had, as one ``StoreChange``. A commit
+/// the history does not cover (history off, pruned, SQL written around the library) cannot be
+/// told object by object: the coordinator's contexts are told that changes were missed, and
+/// their controllers fetch again once.
+///
+/// Cursors move only under their coordinator's save lock, so a coordinator's contexts are given
+/// commits in the order they were made, whether the coordinator made them or not.
+final class StoreChangeFeed: @unchecked Sendable {
+    /// One feed per store per process, by store identifier (the same file opened twice has one).
+    private static let feeds = Locked([String: StoreChangeFeed]())
+
+    let storeIdentifier: String
+
+    private struct Subscriber {
+        weak var coordinator: PersistentStoreCoordinator?
+        let store: PersistentStore
+    }
+
+    private struct State {
+        var subscribers: [Subscriber] = []
+        var wakeScheduled = false
+        var watcher: StoreFileWatcher?
+        /// The commit signal file, open for writing once the process first commits.
+        var signal: CommitSignal?
+        /// The generation the last wake read, and whether a second look is due.
+        var lastGeneration: Int64 = -1
+        var secondLookScheduled = false
+        /// How many times the feed has read the store's generation.
+        var looks = 0
+    }
+
+    private let state = Locked(State())
+    /// Commits read from history, by generation; nil for one history does not cover. Guarded by
+    /// `bufferLock`, which is also held while reading, so that each commit is read once.
+    private var buffer: [Int64: StoreChange?] = [:]
+    private let bufferLock = NSLock()
+    private let queue = DispatchQueue(label: "OpenCoreData.storeChangeFeed")
+
+    private init(storeIdentifier: String) {
+        self.storeIdentifier = storeIdentifier
+    }
+
+    // MARK: Subscribing
+
+    /// Starts giving `coordinator` the commits to `store` made after now; returns the store's
+    /// generation now, the coordinator's first cursor.
+    static func subscribe(_ coordinator: PersistentStoreCoordinator, to store: PersistentStore) throws -> (StoreChangeFeed, Int64) {
+        let generation = try store.backend.generation()
+        let feed = feeds.withLock { feeds in
+            if let feed = feeds[store.identifier] { return feed }
+            let feed = StoreChangeFeed(storeIdentifier: store.identifier)
+            feeds[store.identifier] = feed
+            return feed
+        }
+        let needsWatcher = feed.state.withLock { state in
+            state.subscribers.removeAll { $0.coordinator == nil }
+            state.subscribers.append(Subscriber(coordinator: coordinator, store: store))
+            return state.watcher == nil && store.url != nil
+        }
+        // Made outside the lock: the watches call back into the feed, which takes it.
+        if needsWatcher, let url = store.url {
+            let watcher = StoreFileWatcher(storeURL: url) { [weak feed] in feed?.wake() }
+            let extra = feed.state.withLock { state -> StoreFileWatcher? in
+                guard state.watcher == nil else { return watcher }
+                state.watcher = watcher
+                return nil
+            }
+            extra?.stop()
+        }
+        return (feed, generation)
+    }
+
+    /// Stops giving commits to the coordinator of `store`; the last subscriber's leaving stops
+    /// the file watcher.
+    func unsubscribe(_ store: PersistentStore) {
+        let stopped = state.withLock { state -> StoreFileWatcher?? in
+            state.subscribers.removeAll { $0.coordinator == nil || $0.store === store }
+            guard state.subscribers.isEmpty else { return nil }
+            defer { state.watcher = nil }
+            state.signal = nil
+            return .some(state.watcher)
+        }
+        guard let watcher = stopped else { return }
+        watcher?.stop()
+        Self.feeds.withLock { feeds in
+            if feeds[storeIdentifier] === self, state.withLock({ $0.subscribers.isEmpty }) { feeds[storeIdentifier] = nil }
+        }
+    }
+
+    // MARK: Waking
+
+    /// Something may have committed: soon, on the feed's queue, every coordinator is given what
+    /// it has not had. Wakes that come while one is pending are one.
+    func wake() {
+        let schedule = state.withLock { state -> Bool in
+            guard !state.wakeScheduled else { return false }
+            state.wakeScheduled = true
+            return true
+        }
+        guard schedule else { return }
+        queue.async { [self] in
+            state.withLock { $0.wakeScheduled = false }
+            catchUpEverySubscriber()
+        }
+    }
+
+    /// A coordinator of this process committed: the other coordinators of the process, and the
+    /// watchers of other processes, are told.
+    func committedHere() {
+        state.withLock { state in
+            guard let url = state.subscribers.lazy.compactMap(\.store.url).first else { return }
+            if state.signal == nil { state.signal = CommitSignal(storeURL: url) }
+            state.signal?.post()
+        }
+        // Other coordinators of this process follow the same feed; alone, this one is current.
+        if state.withLock({ $0.subscribers.count(where: { $0.coordinator != nil }) > 1 }) { wake() }
+    }
+
+    /// A wake that finds nothing new may have come from a commit's last write to the log, which
+    /// SQLite publishes a moment later without any write a watch reports: a commit of a program
+    /// that does not post the signal. One second look, a little later, finds it.
+    private func lookAgainSoonIfNothingChanged(_ generation: Int64, isSecondLook: Bool) {
+        let due = state.withLock { state -> Bool in
+            defer { state.lastGeneration = generation }
+            state.looks += 1
+            guard !isSecondLook, generation == state.lastGeneration, !state.secondLookScheduled else { return false }
+            state.secondLookScheduled = true
+            return true
+        }
+        guard due else { return }
+        queue.asyncAfter(deadline: .now() + .milliseconds(20)) { [self] in
+            state.withLock { $0.secondLookScheduled = false }
+            catchUpEverySubscriber(isSecondLook: true)
+        }
+    }
+
+    /// Gives every coordinator what it has not had. A second look schedules no third: an idle
+    /// process does nothing until the next file event.
+    private func catchUpEverySubscriber(isSecondLook: Bool = false) {
+        let subscribers = state.withLock { state in
+            state.subscribers.removeAll { $0.coordinator == nil }
+            return state.subscribers
+        }
+        guard let reader = subscribers.first?.store else { return }
+        let generation: Int64
+        do {
+            generation = try reader.backend.quietGeneration()
+        } catch {
+            Log.store.error("reading the generation of \(reader) after a commit: \(error)")
+            return
+        }
+        lookAgainSoonIfNothingChanged(generation, isSecondLook: isSecondLook)
+        var cursors: [Int64] = []
+        for subscriber in subscribers {
+            guard let coordinator = subscriber.coordinator else { continue }
+            cursors.append(coordinator.withSaveLock {
+                coordinator.catchUpWithStore(through: generation)
+                return coordinator.storeCursor
+            })
+        }
+        forget(through: cursors.min() ?? generation)
+        if let history = reader.backend as? any PersistentHistoryBackend, history.historySettings.isRecording {
+            RemoteChangeCenter.shared.storeDidCommit(storeIdentifier,
+                                                     historyToken: PersistentHistoryToken(storeIdentifier: storeIdentifier, transactionNumber: generation))
+        }
+    }
+
+    /// How many times the feed has read the store's generation: a test's measure of idleness.
+    var looks: Int { state.withLock { $0.looks } }
+
+    // MARK: Reading
+
+    /// What the commits after generation `cursor` up to `target` changed, as one change; nil when
+    /// history does not cover every one of them. Reads from `store` the commits no coordinator
+    /// of the process has asked for yet.
+    func changes(after cursor: Int64, through target: Int64, readingFrom store: PersistentStore) -> StoreChange? {
+        guard target > cursor else { return StoreChange() }
+        bufferLock.lock()
+        defer { bufferLock.unlock() }
+        if let first = (cursor + 1...target).first(where: { buffer[$0] == nil }) {
+            read(after: first - 1, through: target, from: store)
+        }
+        var change = StoreChange()
+        for generation in cursor + 1...target {
+            guard case .some(.some(let next)) = buffer[generation] else { return nil }
+            change.append(next)
+        }
+        return change
+    }
+
+    /// Fills the buffer with the commits after `start` up to at least `target`, marking those
+    /// history does not hold as not covered.
+    private func read(after start: Int64, through target: Int64, from store: PersistentStore) {
+        defer {
+            for generation in start + 1...target where buffer[generation] == nil { buffer[generation] = .some(nil) }
+        }
+        guard let history = store.backend as? any PersistentHistoryBackend, history.historySettings.isRecording else { return }
+        do {
+            let token = PersistentHistoryToken(storeIdentifier: storeIdentifier, transactionNumber: start)
+            for record in try history.fetchHistory(from: .after(token), includingChanges: true) where buffer[record.number] == nil {
+                buffer[record.number] = StoreChange(record)
+            }
+        } catch {
+            // An expired token (pruned, or written with history off) leaves the range uncovered.
+            Log.store.debug("reading the history of \(store) after generation \(start): \(error)")
+        }
+    }
+
+    /// Drops commits every coordinator has had.
+    private func forget(through generation: Int64) {
+        bufferLock.lock()
+        defer { bufferLock.unlock() }
+        buffer = buffer.filter { $0.key > generation }
+    }
+}
