@@ -2,7 +2,7 @@ import FetchedResultsChecking
 import Foundation
 import OpenCoreData
 
-/// Scenario 7: a `BatchInsertRequest` of `count` new teams into an empty store with persistent
+/// Scenario 8: a `BatchInsertRequest` of `count` new teams into an empty store with persistent
 /// history on, against scenario 6's baseline, the same rows inserted into an empty table of the
 /// same shape in one GRDB transaction. The request's dictionary handler makes each row when it is
 /// asked for, as the baseline makes its values in its loop: both times include making the rows.
@@ -24,7 +24,7 @@ struct BatchInsertScenario {
                 ours.add(try insertThroughBatchRequest())
             }
         }
-        return Figure("7. BatchInsertRequest of \(count) rows, history on", rows: count, samples: ours,
+        return Figure("8. BatchInsertRequest of \(count) rows, history on", rows: count, samples: ours,
                       baseline: ("one GRDB transaction (6.)", baseline), target: "≤ 1.3× baseline")
     }
 

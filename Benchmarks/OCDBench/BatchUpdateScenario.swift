@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import OpenCoreData
 
-/// Scenario 8: a `BatchUpdateRequest` giving every team of one zone (a twentieth of the rows,
+/// Scenario 9: a `BatchUpdateRequest` giving every team of one zone (a twentieth of the rows,
 /// 50,000 of 1M) one more win, `wins + 1`, with persistent history on, against the raw floor:
 /// the same `UPDATE … WHERE` run through GRDB on a copy of the same data. The floor's copy has
 /// the library's commit-counting triggers dropped, so that it is the bare statement; ours also
@@ -49,7 +49,7 @@ struct BatchUpdateScenario {
             }
         }
         try checkSameRows(oursURL, rawURL)
-        return Figure("8. BatchUpdateRequest of \(updatedRows) rows (wins + 1), history on", rows: dataSet.rows, samples: ours,
+        return Figure("9. BatchUpdateRequest of \(updatedRows) rows (wins + 1), history on", rows: dataSet.rows, samples: ours,
                       baseline: ("raw UPDATE … WHERE (GRDB)", baseline))
     }
 

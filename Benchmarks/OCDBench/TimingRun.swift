@@ -26,7 +26,7 @@ struct TimingRun {
         AnyFetchedResultsController.cacheDirectory = temporary.appendingPathComponent("caches")
         var figures: [Figure] = []
         let bulkRuns = max(3, options.runs / 4)
-        for rows in options.rowCounts.sorted() where !options.scenarios.isDisjoint(with: [1, 2, 3, 4, 5, 8, 9]) {
+        for rows in options.rowCounts.sorted() where !options.scenarios.isDisjoint(with: [1, 2, 3, 4, 5, 9, 10]) {
             let dataSet = DataSet(rows: rows, directory: dataDirectory)
             try dataSet.build()
             if !options.scenarios.isDisjoint(with: [1, 2, 5]) {
@@ -51,11 +51,11 @@ struct TimingRun {
                 figures.append(Figure("\(number). … saved in a background context → delegate done", rows: rows, samples: ours.merged,
                                       baseline: ("refetch-and-diff (GRDB ValueObservation)", refetched)))
             }
-            if options.scenarios.contains(8) {
+            if options.scenarios.contains(9) {
                 progress("\(rows) rows: batch update of \(rows / 20) rows, ours and raw")
                 figures.append(try BatchUpdateScenario(dataSet: dataSet, runs: bulkRuns, scratch: temporary).run())
             }
-            if options.scenarios.contains(9) {
+            if options.scenarios.contains(10) {
                 progress("\(rows) rows: batch update of \(rows / 20) rows observed by 10 live controllers")
                 do {
                     figures += try ObservedBatchUpdateScenario(dataSet: dataSet, runs: max(3, bulkRuns / 2), scratch: temporary).run()
@@ -71,11 +71,11 @@ struct TimingRun {
             // Alone (for profiling), it runs --runs times.
             figures.append(try InsertScenario(directory: insertDirectory, count: insertCount, runs: options.scenarios == [6] ? options.runs : 3).run())
         }
-        if options.scenarios.contains(7) {
+        if options.scenarios.contains(8) {
             let insertCount = min(100_000, options.rowCounts.max() ?? 100_000)
             progress("batch insert of \(insertCount) rows, ours and raw")
             // Alone (for profiling), it runs --runs times; runs alternate with the baseline's.
-            let runs = options.scenarios == [7] ? options.runs : 4
+            let runs = options.scenarios == [8] ? options.runs : 4
             figures.append(try BatchInsertScenario(directory: insertDirectory, count: insertCount, runs: runs).run())
         }
         return figures
