@@ -25,6 +25,21 @@ struct DataSet {
         return container
     }
 
+    /// Copies the data set's store to `copy` (replacing what was there), so that a scenario can
+    /// change its rows and leave the data set as built.
+    func copy(to copy: URL) throws {
+        Self.removeStore(at: copy)
+        try FileManager.default.copyItem(at: url, to: copy)
+        // A log the data set's last connection left unmerged holds rows too.
+        let log = url.path + "-wal"
+        if FileManager.default.fileExists(atPath: log) { try FileManager.default.copyItem(atPath: log, toPath: copy.path + "-wal") }
+    }
+
+    /// Removes a store's file and its log and shared-memory files, if there are any.
+    static func removeStore(at url: URL) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+    }
+
     /// Fills the store unless it already holds exactly `rows` teams; a store holding anything
     /// else is rebuilt.
     func build() throws {
@@ -32,9 +47,7 @@ struct DataSet {
             progress("data set of \(rows) rows: reusing \(url.path)")
             return
         }
-        for suffix in ["", "-wal", "-shm"] {
-            try? FileManager.default.removeItem(atPath: url.path + suffix)
-        }
+        Self.removeStore(at: url)
         let container = try openContainer()
         let context = container.newBackgroundContext()
         var generator = SplitMix64(seed: 2026)

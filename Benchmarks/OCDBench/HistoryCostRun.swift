@@ -44,8 +44,7 @@ struct HistoryCostRun {
         var samples = Samples()
 
         init(_ dataSet: DataSet, copy: URL, history: Bool) throws {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy.path + suffix) }
-            try FileManager.default.copyItem(at: dataSet.url, to: copy)
+            try dataSet.copy(to: copy)
             container = try dataSet.openContainer(at: copy, history: history)
             let context = container.newBackgroundContext()
             let controller = FetchedResultsController(fetchRequest: Team.scoreboardRequest(), managedObjectContext: context,

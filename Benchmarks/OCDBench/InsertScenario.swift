@@ -22,7 +22,7 @@ struct InsertScenario {
 
     private func freshFile(_ name: String) -> URL {
         let url = directory.appendingPathComponent(name)
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        DataSet.removeStore(at: url)
         return url
     }
 
@@ -42,7 +42,7 @@ struct InsertScenario {
         }
     }
 
-    private func insertThroughGRDB() throws -> Double {
+    func insertThroughGRDB() throws -> Double {
         let database = try DatabaseQueue(path: freshFile("raw-insert.sqlite").path, configuration: DataSet.rawConfiguration)
         try database.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")

@@ -13,17 +13,20 @@ struct TimingRun {
 
     /// Measures, prints the table and writes the files asked for.
     func run() throws {
-        try printFigures(try measure())
+        var notes: [String] = []
+        try printFigures(try measure(notes: &notes))
+        // Scenarios that could not be measured say why, under the table.
+        for note in notes { print("\nnot measured: " + note) }
         try? FileManager.default.removeItem(at: temporary)
     }
 
-    private func measure() throws -> [Figure] {
+    private func measure(notes: inout [String]) throws -> [Figure] {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: insertDirectory, withIntermediateDirectories: true)
         AnyFetchedResultsController.cacheDirectory = temporary.appendingPathComponent("caches")
         var figures: [Figure] = []
         let bulkRuns = max(3, options.runs / 4)
-        for rows in options.rowCounts.sorted() where !options.scenarios.isDisjoint(with: [1, 2, 3, 4, 5]) {
+        for rows in options.rowCounts.sorted() where !options.scenarios.isDisjoint(with: [1, 2, 3, 4, 5, 9, 10]) {
             let dataSet = DataSet(rows: rows, directory: dataDirectory)
             try dataSet.build()
             if !options.scenarios.isDisjoint(with: [1, 2, 5]) {
@@ -48,12 +51,32 @@ struct TimingRun {
                 figures.append(Figure("\(number). … saved in a background context → delegate done", rows: rows, samples: ours.merged,
                                       baseline: ("refetch-and-diff (GRDB ValueObservation)", refetched)))
             }
+            if options.scenarios.contains(9) {
+                progress("\(rows) rows: batch update of \(rows / 20) rows, ours and raw")
+                figures.append(try BatchUpdateScenario(dataSet: dataSet, runs: bulkRuns, scratch: temporary).run())
+            }
+            if options.scenarios.contains(10) {
+                progress("\(rows) rows: batch update of \(rows / 20) rows observed by 10 live controllers")
+                do {
+                    figures += try ObservedBatchUpdateScenario(dataSet: dataSet, runs: max(3, bulkRuns / 2), scratch: temporary).run()
+                } catch let error as ObservedBatchUpdateScenario.NotDelivered {
+                    progress(error.description)
+                    notes.append(error.description)
+                }
+            }
         }
         if options.scenarios.contains(6) {
             let insertCount = min(100_000, options.rowCounts.max() ?? 100_000)
             progress("inserting \(insertCount) objects")
             // Alone (for profiling), it runs --runs times.
             figures.append(try InsertScenario(directory: insertDirectory, count: insertCount, runs: options.scenarios == [6] ? options.runs : 3).run())
+        }
+        if options.scenarios.contains(8) {
+            let insertCount = min(100_000, options.rowCounts.max() ?? 100_000)
+            progress("batch insert of \(insertCount) rows, ours and raw")
+            // Alone (for profiling), it runs --runs times; runs alternate with the baseline's.
+            let runs = options.scenarios == [8] ? options.runs : 4
+            figures.append(try BatchInsertScenario(directory: insertDirectory, count: insertCount, runs: runs).run())
         }
         return figures
     }

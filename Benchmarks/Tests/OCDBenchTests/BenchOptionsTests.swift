@@ -8,7 +8,7 @@ import Testing
     @Test func theDefaultsMeasureEveryScenarioAtThreeSizes() throws {
         let options = try BenchOptions.parse([])
         #expect(options.rowCounts == [10_000, 100_000, 1_000_000] && options.runs == 20)
-        #expect(options.scenarios == [1, 2, 3, 4, 5, 6] && options.measuresTimings && options.fuzzBatches == nil)
+        #expect(options.scenarios == [1, 2, 3, 4, 5, 6, 8, 9, 10] && options.measuresTimings && options.fuzzBatches == nil)
     }
 
     @Test func theReadmesCommandLinesAreRead() throws {
@@ -34,7 +34,7 @@ import Testing
         (["--rows", "lots"], "The value 'lots' is invalid for '--rows <n[,n…]>': 'lots' is not a count (use e.g. 10000, 100k or 1M)"),
         (["--rows", ","], "The value ',' is invalid for '--rows <n[,n…]>': give at least one size"),
         (["--runs", "0"], "The value '0' is invalid for '--runs <n>': '0' is not a count"),
-        (["--scenarios", "7"], "The value '7' is invalid for '--scenarios <n[,n…]>': '7' is not a list of scenario numbers 1 to 6"),
+        (["--scenarios", "7"], "The value '7' is invalid for '--scenarios <n[,n…]>': '7' is not a list of scenario numbers 1 to 6 and 8 to 10 (7 is --other-process)"),
         (["--fuzz-batches", "2000", "--seed", "soon"], "'soon' is not a seed (use e.g. 12345 or 0x3039)"),
         (["--seed", "1"], "--seed is for --fuzz-batches"),
         (["--history-cost", "--fuzz-batches", "10"], "--history-cost and --fuzz-batches are separate runs"),

@@ -21,6 +21,10 @@ public enum BatchInsertRequestResultType: UInt, Sendable {
 /// row index and the key (Core Data writes such rows). Attributes a row leaves out take their
 /// default values.
 ///
+/// Rows are checked as the handler makes them (no array of them is kept), and the SQLite store
+/// binds each one straight into one prepared `INSERT`, without making an object ID or a
+/// snapshot per row: 100,000 rows cost about what inserting them with GRDB directly does.
+///
 /// On an entity with ``EntityDescription/uniquenessConstraints``, a row whose constrained values
 /// a stored row (or an earlier row of the request) already holds updates that row with the values
 /// it gives, as Core Data's batch insert does: an upsert. The history records it as an update.
@@ -47,6 +51,9 @@ public final class BatchInsertRequest: PersistentStoreRequest, @unchecked Sendab
     public var dictionaryHandler: ((inout [String: Any]) -> Bool)?
     /// What the result holds.
     public var resultType: BatchInsertRequestResultType = .statusOnly
+    /// Whether the rows are inserted as one save of new objects even where the store could bind
+    /// them as they are: the reference the direct path is tested against.
+    var insertsThroughSave = false
 
     /// A request inserting `objects` as objects of the entity named `entityName`.
     public init(entityName: String, objects: [[String: Any]]) {
@@ -87,26 +94,36 @@ public final class BatchInsertResult: PersistentStoreResult, @unchecked Sendable
     /// `true`, the count (`Int`) or the object IDs (`[ManagedObjectID]`), by ``resultType``.
     public let result: Any?
 
-    init(resultType: BatchInsertRequestResultType, written ids: [ManagedObjectID]) {
+    convenience init(resultType: BatchInsertRequestResultType, written ids: [ManagedObjectID]) {
+        self.init(resultType: resultType, count: ids.count) { ids }
+    }
+
+    /// A result of `count` objects written, whose IDs `ids` makes only if the result holds them.
+    init(resultType: BatchInsertRequestResultType, count: Int, ids: () -> [ManagedObjectID]) {
         self.resultType = resultType
         switch resultType {
         case .statusOnly: result = true
-        case .objectIDs: result = ids
-        case .count: result = ids.count
+        case .objectIDs: result = ids()
+        case .count: result = count
         }
     }
 }
 
 extension BatchInsertRequest {
-    /// The dictionaries to insert: the given array, or what the handler produces.
-    func rows() -> [[String: Any]] {
-        if let objectsToInsert { return objectsToInsert }
-        guard let dictionaryHandler else { return [] }
-        var rows: [[String: Any]] = []
+    /// Calls `body` with each dictionary to insert and its position: the given array's, or each
+    /// one the handler produces, as it produces it (no array of them is kept).
+    func forEachRow(_ body: (Int, [String: Any]) throws -> Void) rethrows {
+        if let objectsToInsert {
+            for (index, row) in objectsToInsert.enumerated() { try body(index, row) }
+            return
+        }
+        guard let dictionaryHandler else { return }
+        var index = 0
         while true {
             var row: [String: Any] = [:]
-            if dictionaryHandler(&row) { return rows }
-            rows.append(row)
+            if dictionaryHandler(&row) { return }
+            try body(index, row)
+            index += 1
         }
     }
 }

@@ -70,17 +70,31 @@ public struct BatchUpdateExpression: Sendable, CustomStringConvertible {
         switch stored {
         case .integer(let value) where integerTarget && operand.rounded() == operand && abs(operand) < 9.0e15:
             let other = Int64(operand)
-            switch op {
-            case .add: return value.addingReportingOverflow(other).overflow ? Double(value) + operand : value + other
-            case .subtract: return value.subtractingReportingOverflow(other).overflow ? Double(value) - operand : value - other
-            case .multiply: return value.multipliedReportingOverflow(by: other).overflow ? Double(value) * operand : value * other
-            case .divide: return other == 0 ? Double.nan : value / other
+            let (result, overflow) = switch op {
+            case .add: value.addingReportingOverflow(other)
+            case .subtract: value.subtractingReportingOverflow(other)
+            case .multiply: value.multipliedReportingOverflow(by: other)
+            case .divide: other == 0 ? (0, true) : value.dividedReportingOverflow(by: other)
             }
+            guard overflow else { return result }
+            // The exact result, which no integer attribute holds: a Double could round it back
+            // into range (Int64.min - 1 to Int64.min).
+            return other == 0 ? Double.nan : Self.exact(op, value, other)
         case .integer(let value): return Self.apply(op, Double(value), operand)
         case .double(let value): return Self.apply(op, value, operand)
         case .decimal(let value): return Self.apply(op, NSDecimalNumber(decimal: value).doubleValue, operand)
         case .null: return nil
         default: return Double.nan
+        }
+    }
+
+    private static func exact(_ op: Operator, _ value: Int64, _ operand: Int64) -> Decimal {
+        let (left, right) = (Decimal(value), Decimal(operand))
+        return switch op {
+        case .add: left + right
+        case .subtract: left - right
+        case .multiply: left * right
+        case .divide: left / right
         }
     }
 

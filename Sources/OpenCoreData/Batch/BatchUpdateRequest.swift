@@ -28,6 +28,11 @@ public enum BatchUpdateRequestResultType: UInt, Sendable {
 /// try context.execute(request)   // viewContext merges it if it merges automatically
 /// ```
 ///
+/// On the SQLite store, an update of constants and of integer arithmetic on integer attributes
+/// (`wins + 1`) that sets no attribute of a uniqueness constraint is one SQL `UPDATE` of the
+/// matching rows (each row's version advanced, a history change recorded per row); other
+/// updates read each matching row, compute its values and write it back.
+///
 /// The store applies the predicate. What of it the SQLite store leaves to memory (beyond
 /// SQLite's limits, such as an `IN` list of more than 32,766 values) is evaluated on the rows'
 /// attributes; such a part that follows a relationship is refused with
@@ -46,6 +51,9 @@ public final class BatchUpdateRequest: PersistentStoreRequest, @unchecked Sendab
     public var propertiesToUpdate: [String: Any]?
     /// What the result holds.
     public var resultType: BatchUpdateRequestResultType = .statusOnlyResultType
+    /// Whether the update reads each matching row and writes it back, even where the store could
+    /// write it with one statement: the reference the set-based path is tested against.
+    var writesRowByRow = false
 
     /// A request for the objects of the entity named `entityName`.
     public init(entityName: String) {
@@ -67,12 +75,22 @@ public final class BatchUpdateResult: PersistentStoreResult, @unchecked Sendable
     /// `true`, the count (`Int`) or the object IDs (`[ManagedObjectID]`), by ``resultType``.
     public let result: Any?
 
-    init(resultType: BatchUpdateRequestResultType, updated ids: [ManagedObjectID]) {
+    convenience init(resultType: BatchUpdateRequestResultType, updated ids: [ManagedObjectID]) {
+        self.init(resultType: resultType, count: ids.count, ids: ids)
+    }
+
+    /// Whether the store wrote the update with one set-based statement rather than row by row
+    /// (for tests).
+    let wasSetBased: Bool
+
+    /// A result of `count` objects updated, whose IDs are `ids` when the result holds them.
+    init(resultType: BatchUpdateRequestResultType, count: Int, ids: [ManagedObjectID], setBased: Bool = false) {
         self.resultType = resultType
+        wasSetBased = setBased
         switch resultType {
         case .statusOnlyResultType: result = true
         case .updatedObjectIDsResultType: result = ids
-        case .updatedObjectsCountResultType: result = ids.count
+        case .updatedObjectsCountResultType: result = count
         }
     }
 }

@@ -1,6 +1,8 @@
-/// Running batch requests: each becomes one `SaveRequest` of rows, written by the store in one
-/// transaction with its persistent history and generation, as a save is, then handed to the
-/// contexts that merge automatically (`batchCommitted`).
+/// Running batch requests: each is written by the store in one transaction with its persistent
+/// history and generation, as a save is, then handed to the contexts that merge automatically
+/// (`batchCommitted`). A batch update whose values allow it is one set-based statement of the
+/// store (``StoreBatchUpdate``); other updates, and deletes, become one `SaveRequest` of rows;
+/// inserts, rows the store binds as they are.
 extension PersistentStoreCoordinator {
     /// How many times a batch request re-reads its rows when another process changed some of them
     /// between the read and the write, before giving up.
@@ -11,6 +13,18 @@ extension PersistentStoreCoordinator {
         let values = try request.checkedValues(for: entity)
         let predicate = try request.predicate?.resolved(for: entity)
         let fetch = StoreFetch(entity: entity, includesSubentities: request.includesSubentities, predicate: predicate)
+        if !request.writesRowByRow, let update = Self.setBasedUpdate(values, of: fetch) {
+            let names = update.assignments.map(\.attribute.name)
+            let ids = try writeBatch { store -> ([ManagedObjectID]?, BatchCommit?) in
+                guard case .committed(let ids, let priorValues, let outcome) = try store.backend.update(update, info: info) else {
+                    return (nil, nil)
+                }
+                return (ids, outcome.map { outcome in
+                    BatchCommit(outcome: outcome) { StoreChange(updated: ids, changedKeys: Set(names), priorValues: priorValues, names: names) }
+                })
+            }
+            if let ids { return BatchUpdateResult(resultType: request.resultType, count: ids.count, ids: ids, setBased: true) }
+        }
         let updated = try commitBatch(info: info) { store in
             let rows = try storeRows(for: fetch, in: store, doing: "batch update")
             let updates = try rows.map { row in
@@ -29,6 +43,42 @@ extension PersistentStoreCoordinator {
             return (save, rows.map(\.objectID))
         }
         return BatchUpdateResult(resultType: request.resultType, updated: updated)
+    }
+
+    /// The update as a store may write it with one set-based statement: constants, and integer
+    /// arithmetic by an integral operand on an integer attribute into an integer attribute; nil
+    /// when a value needs each row in memory (floating point, another type) or sets an attribute
+    /// of a uniqueness constraint (whose conflicts the row by row update reports).
+    private static func setBasedUpdate(_ values: [(name: String, value: BatchUpdateValue)], of fetch: StoreFetch) -> StoreBatchUpdate? {
+        let names = Set(values.map(\.name))
+        let constrained = fetch.entities.contains { entity in
+            entity.constraints.contains { constraint in constraint.names.contains(where: names.contains) }
+        }
+        guard !constrained else { return nil }
+        var assignments: [StoreBatchUpdate.Assignment] = []
+        for (name, value) in values {
+            guard let attribute = fetch.entity.property(named: name) as? AttributeDescription else { return nil }
+            switch value {
+            case .constant(let constant):
+                assignments.append(.init(attribute: attribute, value: .constant(constant)))
+            case .computed(let expression, let source, let target):
+                guard source.attributeType.isInteger, target.attributeType.isInteger else { return nil }
+                guard let (op, operand) = expression.operation else {
+                    assignments.append(.init(attribute: attribute, value: .integer(source: source, operation: nil)))
+                    continue
+                }
+                // The row by row update computes in integers only for such an operand.
+                guard operand.rounded() == operand, abs(operand) < 9.0e15, !(op == .divide && operand == 0) else { return nil }
+                let storeOperator: StoreBatchUpdate.Operator = switch op {
+                case .add: .add
+                case .subtract: .subtract
+                case .multiply: .multiply
+                case .divide: .divide
+                }
+                assignments.append(.init(attribute: attribute, value: .integer(source: source, operation: (storeOperator, Int64(operand)))))
+            }
+        }
+        return StoreBatchUpdate(fetch: fetch, assignments: assignments)
     }
 
     // MARK: Shared steps
@@ -63,6 +113,30 @@ extension PersistentStoreCoordinator {
         }
         let window = kept.dropFirst(fetch.offset)
         return Array(fetch.limit > 0 ? window.prefix(fetch.limit) : window)
+    }
+
+    /// What a batch request the store wrote with its own statements committed: the store's
+    /// outcome, and what changed for the contexts that merge automatically (made only if there
+    /// are some).
+    struct BatchCommit {
+        var outcome: SaveOutcome
+        var change: () -> StoreChange
+    }
+
+    /// Runs a write the store makes with its own statements rather than a `SaveRequest` (a batch
+    /// request's fast paths) under the save lock, with the checks and the reports of the commit
+    /// that ``save(_:)`` makes, and hands what it changed to the contexts that merge
+    /// automatically, as ``commitBatch(info:_:)`` does. Returns what `write` returned.
+    func writeBatch<T>(_ write: (PersistentStore) throws -> (T, BatchCommit?)) throws -> T {
+        try withSaveLock {
+            let store = try writableStore()
+            let (value, commit) = try write(store)
+            if let commit {
+                reportCommit(commit.outcome, of: store)
+                batchCommitted(commit.change)
+            }
+            return value
+        }
     }
 
     /// Builds a save with `build` and writes it under the save lock, building it again if rows

@@ -1,6 +1,7 @@
-/// A batch insert: checked rows, merged where they claim the same constrained values, inserted
-/// as one save, with rows whose constrained values the store already holds turned into updates
-/// of the stored rows (an upsert).
+/// A batch insert: checked rows, laid out one after the other for the store to bind as they are
+/// (``StoreRowBatch``); on an entity with uniqueness constraints, merged where they claim the same
+/// constrained values and inserted as one save, with rows whose constrained values the store
+/// already holds turned into updates of the stored rows (an upsert).
 extension PersistentStoreCoordinator {
     /// A row to insert, and the slots its dictionary gave (the rest hold defaults).
     private struct InsertRow {
@@ -14,8 +15,33 @@ extension PersistentStoreCoordinator {
 
     func execute(_ request: BatchInsertRequest, info: HistoryTransactionInfo) throws -> BatchInsertResult {
         let entity = try batchEntity(request.entity, named: request.entityName)
-        let rows = mergingDuplicates(try checkedRows(request.rows(), of: entity), of: entity)
-        guard !rows.isEmpty else { return BatchInsertResult(resultType: request.resultType, written: []) }
+        let constrained = !entity.constraints.isEmpty
+        let checker = BatchInsertRowChecker(entity: entity, tracksGivenSlots: constrained || request.insertsThroughSave)
+        var batch = StoreRowBatch(entity: entity)
+        var given: [Set<Int>] = []
+        try request.forEachRow { index, dictionary in
+            let slots = try checker.append(dictionary, index: index, to: &batch)
+            if checker.tracksGivenSlots { given.append(slots) }
+        }
+        guard batch.count > 0 else { return BatchInsertResult(resultType: request.resultType, written: []) }
+        guard constrained || request.insertsThroughSave else {
+            // Nothing to upsert: the store binds the rows as they are.
+            let (keys, storeIdentifier) = try writeBatch { store in
+                let insertion = try store.backend.insert(batch, info: info)
+                let keys = insertion.keys
+                let commit = BatchCommit(outcome: insertion.outcome) {
+                    StoreChange(inserted: keys.map { ManagedObjectID(entity: entity, storeIdentifier: store.identifier, primaryKey: $0) })
+                }
+                return ((keys, store.identifier), commit)
+            }
+            return BatchInsertResult(resultType: request.resultType, count: keys.count) {
+                keys.map { ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, primaryKey: $0) }
+            }
+        }
+        let rows = mergingDuplicates((0..<batch.count).map { index in
+            InsertRow(snapshot: RowSnapshot(objectID: .makeTemporary(for: entity), values: Array(batch.row(index)), version: 1),
+                      given: given[index])
+        }, of: entity)
         let written = try withSaveLock { () throws -> [ManagedObjectID] in
             // Pending insert (temporary ID) → the stored row it updates instead.
             var upserts: [ManagedObjectID: RowSnapshot] = [:]
@@ -64,32 +90,6 @@ extension PersistentStoreCoordinator {
             slots.append(target)
         }
         return RowUpdate(snapshot: snapshot, changedSlots: slots.sorted(), expectedVersion: stored.version)
-    }
-
-    /// The dictionaries as new rows, every value checked, defaults filled in.
-    private func checkedRows(_ dictionaries: [[String: Any]], of entity: EntityDescription) throws -> [InsertRow] {
-        let attributes = entity.slots.compactMap { $0 as? AttributeDescription }.filter { !$0.isTransient }
-        var template = [PropertyValue](repeating: .null, count: entity.slots.count)
-        for attribute in attributes {
-            template[attribute.slot] = PropertyValue.coerce(attribute.defaultValue, to: attribute.attributeType) ?? .null
-        }
-        return try dictionaries.enumerated().map { index, dictionary in
-            let place = "batch insert of \(entity.entityName), row \(index)"
-            var values = template
-            var given = Set<Int>()
-            for key in dictionary.keys.sorted() {
-                let value = try BatchValueCheck.storedValue(dictionary[key], forKey: key, of: entity, where: place, rowIndex: index)
-                guard let slot = entity.property(named: key)?.slot else { continue }
-                values[slot] = value
-                given.insert(slot)
-            }
-            if let missing = attributes.first(where: { !$0.isOptional && values[$0.slot].isNull }) {
-                throw BatchRequestError(BatchRequestError.missingMandatoryProperty,
-                                        "\(place): '\(missing.name)' is required but the row gives no value and it has no default",
-                                        key: missing.name, rowIndex: index)
-            }
-            return InsertRow(snapshot: RowSnapshot(objectID: .makeTemporary(for: entity), values: values, version: 1), given: given)
-        }
     }
 
     /// Rows that claim the same values under a uniqueness constraint as an earlier row become one

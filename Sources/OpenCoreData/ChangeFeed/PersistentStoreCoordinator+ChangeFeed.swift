@@ -45,9 +45,15 @@ extension PersistentStoreCoordinator {
     /// automatically merge it, the requesting one included. Called under the save lock, after
     /// ``storeCommitted(_:)``.
     func batchCommitted(_ request: SaveRequest, permanentIDs: IDMapping, preImages: [ManagedObjectID: RowSnapshot]) {
+        batchCommitted { StoreChange(request, permanentIDs: permanentIDs, preImages: preImages) }
+    }
+
+    /// ``batchCommitted(_:permanentIDs:preImages:)`` for a batch request the store wrote with its
+    /// own statements: `change` is made only if a context merges automatically.
+    func batchCommitted(_ change: () -> StoreChange) {
         let contexts = automaticallyMergingContexts
         guard !contexts.isEmpty else { return }
-        give(StoreChange(request, permanentIDs: permanentIDs, preImages: preImages), to: contexts)
+        give(change(), to: contexts)
     }
 
     /// Queues a merge of `change` on each context, or, for commits history could not tell (nil),

@@ -59,6 +59,22 @@ struct StoreChange: Sendable {
 
     init() {}
 
+    /// The new rows of a batch insert the store wrote without a save request.
+    init(inserted: [ManagedObjectID]) {
+        self.inserted = inserted
+    }
+
+    /// The rows of a batch update the store wrote without a save request: each changed the
+    /// properties `changedKeys`, and overwrote `priorValues[i]`, the values of the attributes
+    /// `names` of row `ids[i]`.
+    init(updated ids: [ManagedObjectID], changedKeys keys: Set<String>, priorValues values: [[PropertyValue]], names: [String]) {
+        updated = ids
+        for (id, prior) in zip(ids, values) {
+            changedKeys[id] = keys
+            priorValues[id] = Dictionary(zip(names, prior), uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     /// This change followed by `later`, as one: an object inserted and then changed is inserted,
     /// one changed or inserted and then deleted is deleted, and each object is named once.
     mutating func append(_ later: StoreChange) {

@@ -192,6 +192,15 @@ extension PersistentStoreCoordinator {
         return store
     }
 
+    /// The store, unless it is read-only.
+    func writableStore() throws -> PersistentStore {
+        let store = try store()
+        guard !store.isReadOnly else {
+            throw PersistentStoreError(PersistentStoreError.readOnly, "the store is read-only", url: store.url)
+        }
+        return store
+    }
+
     func snapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
         guard !ids.isEmpty else { return [] }
         let store = try store()
@@ -230,14 +239,17 @@ extension PersistentStoreCoordinator {
     }
 
     func save(_ request: SaveRequest) throws -> SaveOutcome {
-        let store = try store()
-        guard !store.isReadOnly else {
-            throw PersistentStoreError(PersistentStoreError.readOnly, "the store is read-only", url: store.url)
-        }
+        let store = try writableStore()
         let outcome = try store.backend.save(request)
+        reportCommit(outcome, of: store)
+        return outcome
+    }
+
+    /// Tells the change feed and the remote change notification of a write of the store, if it
+    /// committed. Called under the save lock.
+    func reportCommit(_ outcome: SaveOutcome, of store: PersistentStore) {
         if case .committed(_, _, let generations, _) = outcome { storeCommitted(generations) }
         storeDidCommit(store, outcome)
-        return outcome
     }
 
     /// Permanent IDs for temporary ones, reserving primary keys in the store.

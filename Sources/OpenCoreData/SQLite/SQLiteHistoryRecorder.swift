@@ -15,36 +15,36 @@ struct SQLiteHistoryRecorder {
     let db: Database
     let loaded: SQLiteStoreBackend.Loaded
 
-    /// Records transaction `number` with `info`, committed at `timestamp`: new rows (`inserted`,
-    /// with the primary keys the save gave them in `keys`), then updates and deletions (permanent
-    /// IDs), whose tombstones come from `preImages`.
-    func record(number: Int64, info: HistoryTransactionInfo, inserted: [RowSnapshot], keys: [Int64],
-                updated: [RowUpdate], deleted: [RowDeletion], preImages: [ManagedObjectID: RowSnapshot], timestamp: Date) throws {
-        // The transaction's first change ID follows the last change recorded (or the one the
-        // metadata keeps once every change was deleted): found by the insert itself.
-        let insertTransaction = try db.cachedStatement(sql: """
-            INSERT INTO \(quoted(SQLiteHistorySchema.transactionTable)) VALUES (?, ?, ?, ?, ?, ?, coalesce(
-                (SELECT "_pk" + "count" FROM \(quoted(SQLiteHistorySchema.changeTable)) ORDER BY "_pk" DESC LIMIT 1),
-                (SELECT CAST("value" AS INTEGER) FROM \(quoted(SQLiteSchema.metadataTable)) WHERE "key" = ?), 1))
-            RETURNING "first_change"
-            """)
-        let arguments: StatementArguments = [number, timestamp.timeIntervalSinceReferenceDate, info.author, info.contextName,
-                                             HistoryProcess.bundleID, HistoryProcess.processID, SQLiteHistorySchema.nextChangeKey]
-        guard let firstChange = try Int64.fetchOne(insertTransaction, arguments: arguments) else {
-            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the history transaction was not recorded", sql: insertTransaction.sql)
-        }
-        var changes = try ChangeWriter(db, transaction: number, firstChange: firstChange)
-        var run: (entity: EntityDescription, firstKey: Int64, count: Int64)?
+    /// New rows of one entity with consecutive primary keys, recorded as one change.
+    struct InsertRun {
+        let entity: EntityDescription
+        let firstKey: Int64
+        var count: Int64
+    }
+
+    /// The runs of new rows `inserted`, to which a save gave the primary keys `keys`.
+    static func runs(of inserted: [RowSnapshot], keys: [Int64]) -> [InsertRun] {
+        var runs: [InsertRun] = []
         for (row, key) in zip(inserted, keys) {
             let entity = row.objectID.entity
-            if let current = run, current.entity === entity, current.firstKey + current.count == key {
-                run?.count += 1
-                continue
+            if let last = runs.last, last.entity === entity, last.firstKey + last.count == key {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append(InsertRun(entity: entity, firstKey: key, count: 1))
             }
-            if let current = run { try changes.add(.insert, code: loaded.code(of: current.entity), key: current.firstKey, count: current.count) }
-            run = (entity, key, 1)
         }
-        if let current = run { try changes.add(.insert, code: loaded.code(of: current.entity), key: current.firstKey, count: current.count) }
+        return runs
+    }
+
+    /// Records transaction `number` with `info`, committed at `timestamp`: new rows (`inserted`,
+    /// in runs of consecutive keys), then updates and deletions (permanent IDs), whose tombstones
+    /// come from `preImages`.
+    func record(number: Int64, info: HistoryTransactionInfo, inserted: [InsertRun],
+                updated: [RowUpdate], deleted: [RowDeletion], preImages: [ManagedObjectID: RowSnapshot], timestamp: Date) throws {
+        var changes = try begin(number: number, info: info, timestamp: timestamp)
+        for run in inserted {
+            try changes.add(.insert, code: loaded.code(of: run.entity), key: run.firstKey, count: run.count)
+        }
         for update in updated {
             let id = update.snapshot.objectID
             let change = try changes.add(.update, code: loaded.code(of: id.entity), key: id.key,
@@ -72,6 +72,52 @@ struct SQLiteHistoryRecorder {
     }
 }
 
+extension SQLiteHistoryRecorder {
+    /// Records transaction `number`, whose changes are updates of `rows` (by entity code and
+    /// primary key, in that order), each naming the properties `properties` gives for its entity
+    /// code, joined by commas as ``record(number:info:inserted:updated:deleted:preImages:timestamp:)``
+    /// joins them, and each with the values it overwrote (`prior`, those of the attributes
+    /// `priorValueNames` names): a batch update written by one statement.
+    func recordUpdates(number: Int64, info: HistoryTransactionInfo, rows: [SetBasedUpdateRow],
+                       properties: (Int64) -> String, priorValueNames: [String], timestamp: Date) throws {
+        var changes = try begin(number: number, info: info, timestamp: timestamp)
+        let priorValues = try db.cachedStatement(sql: "INSERT INTO \(quoted(SQLiteHistorySchema.priorValueTable)) VALUES (?, ?, ?)")
+        priorValues.setUncheckedArguments(StatementArguments([DatabaseValue.null, .null, .null]))
+        let sqliteStatement = priorValues.sqliteStatement
+        for row in rows {
+            let change = try changes.add(.update, code: row.code, key: row.key, properties: properties(row.code))
+            for (name, value) in zip(priorValueNames, row.prior) {
+                sqlite3_reset(sqliteStatement)
+                var result = sqlite3_bind_int64(sqliteStatement, 1, change)
+                if result == SQLITE_OK { result = bindText(name, to: sqliteStatement, at: 2) }
+                if result == SQLITE_OK { result = SQLiteValueCoding.databaseValue(value).bind(to: sqliteStatement, at: 3) }
+                guard result == SQLITE_OK else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: result), message: "cannot bind a prior value", sql: priorValues.sql)
+                }
+                try priorValues.execute()
+            }
+        }
+    }
+
+    /// Writes the transaction's row and returns the writer of its changes.
+    fileprivate func begin(number: Int64, info: HistoryTransactionInfo, timestamp: Date) throws -> ChangeWriter {
+        // The transaction's first change ID follows the last change recorded (or the one the
+        // metadata keeps once every change was deleted): found by the insert itself.
+        let insertTransaction = try db.cachedStatement(sql: """
+            INSERT INTO \(quoted(SQLiteHistorySchema.transactionTable)) VALUES (?, ?, ?, ?, ?, ?, coalesce(
+                (SELECT "_pk" + "count" FROM \(quoted(SQLiteHistorySchema.changeTable)) ORDER BY "_pk" DESC LIMIT 1),
+                (SELECT CAST("value" AS INTEGER) FROM \(quoted(SQLiteSchema.metadataTable)) WHERE "key" = ?), 1))
+            RETURNING "first_change"
+            """)
+        let arguments: StatementArguments = [number, timestamp.timeIntervalSinceReferenceDate, info.author, info.contextName,
+                                             HistoryProcess.bundleID, HistoryProcess.processID, SQLiteHistorySchema.nextChangeKey]
+        guard let firstChange = try Int64.fetchOne(insertTransaction, arguments: arguments) else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the history transaction was not recorded", sql: insertTransaction.sql)
+        }
+        return try ChangeWriter(db, transaction: number, firstChange: firstChange)
+    }
+}
+
 /// Writes change rows of one transaction with one prepared INSERT, numbering them as it goes.
 private struct ChangeWriter {
     private let statement: Statement
@@ -92,12 +138,19 @@ private struct ChangeWriter {
         let sqliteStatement = statement.sqliteStatement
         sqlite3_reset(sqliteStatement)
         let id = next
+        // One call per parameter: a batch update records a change per row.
         var result = SQLITE_OK
-        for (index, integer) in [id, transaction, Int64(type.rawValue), code, key, count].enumerated() where result == SQLITE_OK {
-            result = sqlite3_bind_int64(sqliteStatement, Int32(index + 1), integer)
+        func bind(_ integer: Int64, at parameter: Int32) {
+            if result == SQLITE_OK { result = sqlite3_bind_int64(sqliteStatement, parameter, integer) }
         }
+        bind(id, at: 1)
+        bind(transaction, at: 2)
+        bind(Int64(type.rawValue), at: 3)
+        bind(code, at: 4)
+        bind(key, at: 5)
+        bind(count, at: 6)
         if result == SQLITE_OK {
-            result = properties.map { $0.bind(to: sqliteStatement, at: 7) } ?? sqlite3_bind_null(sqliteStatement, 7)
+            result = properties.map { bindText($0, to: sqliteStatement, at: 7) } ?? sqlite3_bind_null(sqliteStatement, 7)
         }
         guard result == SQLITE_OK else {
             throw DatabaseError(resultCode: ResultCode(rawValue: result), message: "cannot bind a history change", sql: statement.sql)

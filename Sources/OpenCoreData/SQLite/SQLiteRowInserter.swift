@@ -39,6 +39,13 @@ struct SQLiteRowInserter {
     /// Inserts `row` under primary key `key`, with temporary IDs it points to replaced by
     /// `permanentIDs`.
     func insert(_ row: RowSnapshot, key: Int64, permanentIDs: [ManagedObjectID: ManagedObjectID]) throws {
+        try insert(row.values[...], key: key, permanentIDs: permanentIDs)
+    }
+
+    /// Inserts the row whose values, by slot, are `values` (a slice of a longer array: slot 0 at
+    /// its start index; slots past its end hold no value) under primary key `key`, with
+    /// temporary IDs it points to replaced by `permanentIDs`.
+    func insert(_ values: ArraySlice<PropertyValue>, key: Int64, permanentIDs: [ManagedObjectID: ManagedObjectID]) throws {
         let sqliteStatement = statement.sqliteStatement
         // The previous row's execution left the statement done; SQLite binds only after a reset.
         sqlite3_reset(sqliteStatement)
@@ -51,7 +58,7 @@ struct SQLiteRowInserter {
             case .constant(let constant):
                 code = constant.bind(to: sqliteStatement, at: parameter)
             case .property(let property, let slot, let column):
-                var stored = row.value(at: slot)
+                var stored = slot < values.count ? values[values.startIndex + slot] : .null
                 if case .object(let id) = stored, let permanent = permanentIDs[id] { stored = .object(permanent) }
                 code = column == 0 ? Self.bind(stored, to: sqliteStatement, at: parameter)
                     : loaded.columnValue(column, of: property, storing: stored).bind(to: sqliteStatement, at: parameter)
@@ -79,12 +86,8 @@ struct SQLiteRowInserter {
             return sqlite3_bind_double(statement, parameter, date.timeIntervalSinceReferenceDate)
         case .object(let id):
             return sqlite3_bind_int64(statement, parameter, id.key)
-        case .string(var text):
-            return text.withUTF8 { bytes in
-                // A null pointer would bind NULL, not an empty string.
-                guard let base = bytes.baseAddress else { return sqlite3_bind_text(statement, parameter, "", 0, transient) }
-                return sqlite3_bind_text(statement, parameter, base, Int32(bytes.count), transient)
-            }
+        case .string(let text):
+            return bindText(text, to: statement, at: parameter)
         case .decimal, .data, .uuid, .uri:
             return SQLiteValueCoding.databaseValue(value).bind(to: statement, at: parameter)
         }
@@ -92,4 +95,14 @@ struct SQLiteRowInserter {
 }
 
 /// SQLite's `SQLITE_TRANSIENT`: it copies the bytes before the call returns.
-private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+/// Binds `text` to parameter `parameter` of `statement`, copied by SQLite.
+func bindText(_ text: String, to statement: SQLiteStatement, at parameter: Int32) -> Int32 {
+    var text = text
+    return text.withUTF8 { bytes in
+        // A null pointer would bind NULL, not an empty string.
+        guard let base = bytes.baseAddress else { return sqlite3_bind_text(statement, parameter, "", 0, transient) }
+        return sqlite3_bind_text(statement, parameter, base, Int32(bytes.count), transient)
+    }
+}

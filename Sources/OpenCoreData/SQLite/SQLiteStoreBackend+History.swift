@@ -4,12 +4,13 @@ import GRDB
 /// The SQLite store's persistent history (tables in ``SQLiteHistorySchema``): recorded by each
 /// save in its own transaction, read back in one read transaction, pruned by the retention rule.
 extension SQLiteStoreBackend: PersistentHistoryBackend {
-    /// Records a committed save as transaction `number` (the generation it just reached), after
-    /// applying the retention rule when this connection's check is due (so that the new
-    /// transaction is never pruned by its own save). Called inside the save's transaction. Nil
-    /// when the store records no history.
-    func recordHistory(number: Int64, of request: SaveRequest, keys: [Int64], save: SaveRequest,
-                       preImages: [ManagedObjectID: RowSnapshot], _ db: Database, loaded: Loaded) throws -> PersistentHistoryToken? {
+    /// Records a commit as transaction `number` (the generation it just reached) with `record`,
+    /// given a recorder and the commit's timestamp, after applying the retention rule when this
+    /// connection's check is due (so that the new transaction is never pruned by its own commit).
+    /// Called inside the commit's transaction. Nil, and nothing recorded, when the store records
+    /// no history.
+    func recordHistory(number: Int64, _ db: Database, loaded: Loaded,
+                       _ record: (SQLiteHistoryRecorder, Date) throws -> Void) throws -> PersistentHistoryToken? {
         guard historySettings.isRecording else { return nil }
         let now = Date()
         let due = lastHistoryPrune.withLock { last in
@@ -18,9 +19,7 @@ extension SQLiteStoreBackend: PersistentHistoryBackend {
             return true
         }
         if due { _ = try prune(db, now: now) }
-        try SQLiteHistoryRecorder(db: db, loaded: loaded).record(
-            number: number, info: request.transactionInfo, inserted: request.inserted, keys: keys,
-            updated: save.updated, deleted: save.deleted, preImages: preImages, timestamp: now)
+        try record(SQLiteHistoryRecorder(db: db, loaded: loaded), now)
         return PersistentHistoryToken(storeIdentifier: loaded.identifier, transactionNumber: number)
     }
 

@@ -17,7 +17,7 @@ extension SQLiteStoreBackend {
         }
     }
 
-    private func allocate(_ db: Database, root: EntityDescription, count: Int) throws -> [Int64] {
+    func allocate(_ db: Database, root: EntityDescription, count: Int) throws -> [Int64] {
         let table = quoted(SQLiteSchema.primaryKeysTable)
         try db.execute(sql: "UPDATE \(table) SET \"max_key\" = \"max_key\" + ? WHERE \"entity\" = ?",
                        arguments: [count, root.entityName])
@@ -27,21 +27,31 @@ extension SQLiteStoreBackend {
     }
 
     func save(_ request: SaveRequest) throws -> SaveOutcome {
+        try writeTransaction(doing: "saving") { db, loaded in
+            let outcome = try write(request, db, loaded: loaded)
+            guard case .committed = outcome else { return (outcome, commit: false) }
+            return (outcome, commit: true)
+        }
+    }
+
+    /// Runs `write` in one immediate transaction, committed if it says so and rolled back
+    /// otherwise. Saves and batch requests write this way.
+    func writeTransaction<T>(doing action: String, _ write: (Database, Loaded) throws -> (T, commit: Bool)) throws -> T {
         let loaded = try loaded
-        var outcome: SaveOutcome?
+        var result: T?
         do {
             try writer.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
-                    outcome = try write(request, db, loaded: loaded)
-                    guard case .committed = outcome else { return .rollback }
-                    return .commit
+                    let (value, commit) = try write(db, loaded)
+                    result = value
+                    return commit ? .commit : .rollback
                 }
             }
         } catch {
-            throw Self.storeError(error, url: url, doing: "saving")
+            throw Self.storeError(error, url: url, doing: action)
         }
-        guard let outcome else { throw PersistentStoreError(PersistentStoreError.sqliteError, "the save transaction did not run", url: url) }
-        return outcome
+        guard let result else { throw PersistentStoreError(PersistentStoreError.sqliteError, "the transaction \(action) did not run", url: url) }
+        return result
     }
 
     private func write(_ request: SaveRequest, _ db: Database, loaded: Loaded) throws -> SaveOutcome {
@@ -101,7 +111,11 @@ extension SQLiteStoreBackend {
         }
         try deleteLinks(of: save.deleted.map(\.objectID), db, schema: schema)
         let generations = try finishCountedWrites(db)
-        let token = try recordHistory(number: generations.after, of: request, keys: keys, save: save, preImages: preImages, db, loaded: loaded)
+        let token = try recordHistory(number: generations.after, db, loaded: loaded) { recorder, timestamp in
+            try recorder.record(number: generations.after, info: request.transactionInfo,
+                                inserted: SQLiteHistoryRecorder.runs(of: request.inserted, keys: keys),
+                                updated: save.updated, deleted: save.deleted, preImages: preImages, timestamp: timestamp)
+        }
         return .committed(permanentIDs: mapping, preImages: preImages, generations: generations, historyToken: token)
     }
 

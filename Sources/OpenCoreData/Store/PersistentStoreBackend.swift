@@ -59,6 +59,18 @@ package protocol PersistentStoreBackend: AnyObject, Sendable {
     /// The outcome tells the generations around the commit.
     func save(_ request: SaveRequest) throws -> SaveOutcome
 
+    /// Inserts new rows of one entity without uniqueness constraints in one transaction,
+    /// recorded in the persistent history as `info` and advancing the generation, as a save of
+    /// them would: batch inserts come this way. Returns each row's primary key, in order, with the
+    /// outcome. A default implementation saves the rows as new objects.
+    func insert(_ rows: StoreRowBatch, info: HistoryTransactionInfo) throws -> StoreRowBatchInsertion
+
+    /// Writes a batch update with the store's own set-based statement, in one transaction
+    /// recorded in the persistent history as `info` (an update change per row) and advancing the
+    /// generation and each row's version, as a save of the rows would; or declines, writing
+    /// nothing. A default implementation declines.
+    func update(_ update: StoreBatchUpdate, info: HistoryTransactionInfo) throws -> StoreBatchUpdateOutcome
+
     /// Releases files and connections.
     func close()
 }

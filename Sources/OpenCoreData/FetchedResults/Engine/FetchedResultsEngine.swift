@@ -50,14 +50,15 @@ final class FetchedResultsEngine {
         // the others are never compared: an object's values before this event need not be what
         // its row was placed with (another program may have changed the row in between).
         reader.batchOldKeys = [:]
+        var uncomparable: [Int] = []
         for removal in removals {
             if let key = reader.knownKey(of: removal.rowKey) {
                 reader.batchOldKeys[removal.rowKey] = key
             } else {
-                search.uncomparablePositions.append(removal.position)
+                uncomparable.append(removal.position)
             }
         }
-        search.uncomparablePositions.sort()
+        search.uncomparable = PositionRuns(sorted: uncomparable.sorted())
         defer { reader.batchOldKeys = [:] }
 
         var placed: [(row: AffectedRow, key: SortKeyReader.Key, section: String)] = []

@@ -13,7 +13,7 @@ struct PositionSearch {
     /// before it that are not taken out.
     var removedPositions: [Int] = []
     /// Positions of rows taken out whose old keys are unknown: searches never compare with them.
-    var uncomparablePositions: [Int] = []
+    var uncomparable = PositionRuns(sorted: [])
 
     typealias Target = (key: SortKeyReader.Key, rowKey: Int64)
 
@@ -27,7 +27,7 @@ struct PositionSearch {
         guard !targets.isEmpty, index.count > 0 else { return targets.map { _ in 0 } }
         return try reader.searching {
             var ranges = try chunkRanges(of: targets)
-            try search(&ranges, targets: targets) { $0 }
+            try search(&ranges, targets: targets, contiguous: true) { $0 }
             return ranges.map(\.lowerBound)
         }
     }
@@ -46,9 +46,7 @@ struct PositionSearch {
     }
 
     private func isUncomparable(_ position: Int) -> Bool {
-        guard !uncomparablePositions.isEmpty else { return false }
-        let found = uncomparablePositions.partitioningIndex { $0 >= position }
-        return found < uncomparablePositions.count && uncomparablePositions[found] == position
+        !uncomparable.isEmpty && uncomparable.contains(position)
     }
 
     /// The chunk heads a search may compare with, with their keys when the search runs in memory.
@@ -79,14 +77,14 @@ struct PositionSearch {
         // Heads taken out whose old keys are unknown, and heads the store no longer has, cannot
         // be compared.
         var members: [Int]?
-        if !uncomparablePositions.isEmpty || heads.unreadable > 0 {
+        if !uncomparable.isEmpty || heads.unreadable > 0 {
             var comparable: [Int] = []
             comparable.reserveCapacity(heads.count)
-            var uncomparable = uncomparablePositions.makeIterator()
-            var nextUncomparable = uncomparable.next()
+            var uncomparablePositions = uncomparable.positions.makeIterator()
+            var nextUncomparable = uncomparablePositions.next()
             for head in 0..<heads.count {
                 let position = heads.positions[head]
-                while let skipped = nextUncomparable, skipped < position { nextUncomparable = uncomparable.next() }
+                while let skipped = nextUncomparable, skipped < position { nextUncomparable = uncomparablePositions.next() }
                 if nextUncomparable == position || heads.keys[head] == nil { continue }
                 comparable.append(head)
             }
@@ -114,18 +112,19 @@ struct PositionSearch {
             }
         }
         var chunkRanges = targets.map { _ in 0..<heads.count }
-        try search(&chunkRanges, targets: targets) { heads.position($0) }
+        try search(&chunkRanges, targets: targets, contiguous: false) { heads.position($0) }
         return chunkRanges.map(\.lowerBound)
     }
 
     /// Lockstep binary searches: each range shrinks to the first place whose row does not sort
-    /// before the target. `position` maps a place to a row position.
-    private func search(_ ranges: inout [Range<Int>], targets: [Target], position: (Int) -> Int) throws {
+    /// before the target. `position` maps a place to a row position; `contiguous` says it maps
+    /// consecutive places to consecutive positions.
+    private func search(_ ranges: inout [Range<Int>], targets: [Target], contiguous: Bool, position: (Int) -> Int) throws {
         while true {
             var probes: [(target: Int, place: Int, row: Int64)] = []
             for target in targets.indices where !ranges[target].isEmpty {
                 let range = ranges[target]
-                guard let place = comparablePlace(in: range, position: position) else {
+                guard let place = comparablePlace(in: range, contiguous: contiguous, position: position) else {
                     // Only rows taken out with unknown keys: any place in the range gives the
                     // same gap.
                     ranges[target] = range.lowerBound..<range.lowerBound
@@ -148,10 +147,19 @@ struct PositionSearch {
         }
     }
 
-    /// The middle place of a range, or the nearest one whose row can be compared.
-    private func comparablePlace(in range: Range<Int>, position: (Int) -> Int) -> Int? {
+    /// The middle place of a range, or the nearest one whose row can be compared (above it when
+    /// two are as near).
+    private func comparablePlace(in range: Range<Int>, contiguous: Bool, position: (Int) -> Int) -> Int? {
         let middle = (range.lowerBound + range.upperBound) / 2
-        guard !uncomparablePositions.isEmpty else { return middle }
+        guard !uncomparable.isEmpty else { return middle }
+        if contiguous {
+            // Places are positions: step over the middle's whole run of rows taken out at once,
+            // rather than place by place (a block of thousands makes every search step linear).
+            guard let run = uncomparable.run(containing: position(middle)) else { return middle }
+            let above = run.upperBound, below = run.lowerBound - 1
+            let candidates = [above, below].filter { range.contains($0) }
+            return candidates.min { abs($0 - middle) < abs($1 - middle) }
+        }
         for distance in 0..<range.count {
             if middle + distance < range.upperBound, !isUncomparable(position(middle + distance)) { return middle + distance }
             if middle - distance >= range.lowerBound, !isUncomparable(position(middle - distance)) { return middle - distance }

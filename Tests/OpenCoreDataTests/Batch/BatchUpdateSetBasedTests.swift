@@ -1,0 +1,67 @@
+import FetchedResultsChecking
+import Foundation
+@testable import OpenCoreData
+import Testing
+
+/// The SQLite store writes a batch update whose values allow it (constants, integer arithmetic on
+/// integer attributes) with one set-based statement. It must do exactly what the row by row
+/// update (each row read, computed, checked and written back through the save path) does: the
+/// same rows and row versions, the same history, the same result, the same error naming the same
+/// row when a computed value does not fit.
+@Suite struct BatchUpdateSetBasedTests {
+    static let sequences = 10
+    static let requestsPerSequence = 16
+
+    @Test(arguments: 0..<sequences)
+    func randomUpdatesMatchTheRowByRowUpdate(sequence: Int) throws {
+        let seed = 0x4255_5044 &+ UInt64(sequence)
+        let setBased = try BatchUpdateFixture(seed: seed)
+        let rowByRow = try BatchUpdateFixture(seed: seed)
+        var random = SplitMix64(seed: seed ^ 0x5EED)
+        var written = 0
+        for step in 0..<Self.requestsPerSequence {
+            let (make, text) = try BatchUpdateFixture.randomRequest(using: &random)
+            let where_ = "seed \(seed), step \(step): \(text)"
+            let tokens = (try setBased.stack.currentToken(), try rowByRow.stack.currentToken())
+            let fast = setBased.run(try make(), rowByRow: false)
+            let reference = rowByRow.run(try make(), rowByRow: true)
+            #expect(fast.outcome == reference.outcome, "\(where_)")
+            #expect(try setBased.rows() == rowByRow.rows(), "\(where_)")
+            let (history, expectedHistory) = (try setBased.history(after: tokens.0), try rowByRow.history(after: tokens.1))
+            #expect(history == expectedHistory, "\(where_)")
+            if fast.setBased { written += 1 }
+        }
+        #expect(written > 0, "seed \(seed): no request was written by the set-based statement")
+    }
+
+    /// Requests each path must take: the ones the statement writes, and those it leaves to the
+    /// row by row update, which reports what does not fit.
+    @Test(arguments: [
+        ("Sample", "int16 > 0", ["int32": "int16 * 2", "string": "'x'"], true),
+        ("Sample", nil, ["int64": "int64 + 1"], false),            // Int64.max + 1 does not fit: refused
+        ("Sample", nil, ["int16": "int64"], false),                 // values beyond an Int16: refused
+        ("Sample", "int16 == 1", ["int16": "int16 / 0"], false),    // never computed in SQL
+        ("Sample", nil, ["double": "double * 2"], false),           // floating point stays in memory
+        ("Employee", "department.title == 'Sales'", ["salary": "12.5"], true),
+        ("Person", "name BEGINSWITH 'Person 1'", ["nickname": "nil"], true),
+    ] as [(String, String?, [String: String], Bool)])
+    func takesTheStatementOnlyWhereItFits(entity: String, predicate: String?, properties: [String: String], setBased: Bool) throws {
+        let fixture = try BatchUpdateFixture(seed: 7)
+        let reference = try BatchUpdateFixture(seed: 7)
+        let make = { () throws -> BatchUpdateRequest in
+            let request = BatchUpdateRequest(entityName: entity)
+            request.predicate = try predicate.map { try FetchPredicate(format: $0) }
+            request.propertiesToUpdate = try properties.mapValues { text -> Any in
+                if text == "nil" { return NSNull() }
+                if text.hasPrefix("'") { return String(text.dropFirst().dropLast()) }
+                return try Double(text).map { $0 as Any } ?? BatchUpdateExpression(format: text)
+            }
+            request.resultType = .updatedObjectIDsResultType
+            return request
+        }
+        let fast = fixture.run(try make(), rowByRow: false)
+        #expect(fast.setBased == setBased, "\(fast.outcome)")
+        #expect(fast.outcome == reference.run(try make(), rowByRow: true).outcome)
+        #expect(try fixture.rows() == reference.rows())
+    }
+}
