@@ -18,7 +18,7 @@ public struct CoreDataErrorCode: Hashable, Sendable, CustomStringConvertible {
     /// A readable name, such as `missingMandatoryProperty`.
     public let name: String
 
-    init(_ rawValue: Int, _ name: String) {
+    package init(_ rawValue: Int, _ name: String) {
         self.rawValue = rawValue
         self.name = name
     }

@@ -48,7 +48,7 @@ public struct PersistentStoreError: CoreDataCodedError {
     /// Another SQLite failure, with ``sqliteCode`` set.
     public static let sqliteError = CoreDataErrorCode(134180, "sqliteError")
 
-    init(_ code: CoreDataErrorCode, _ message: String, url: URL? = nil, sqliteCode: Int32? = nil) {
+    package init(_ code: CoreDataErrorCode, _ message: String, url: URL? = nil, sqliteCode: Int32? = nil) {
         self.code = code
         self.message = message
         self.url = url
