@@ -5,6 +5,13 @@ import PackageDescription
 // nothing else (`Scripts/check-dependencies` shows it). The examples and the benchmark are
 // packages of their own, `Examples/` and `Benchmarks/`, which depend on this one by path.
 //
+// The PostgreSQL store (`OpenCoreDataPostgres`) needs postgres-nio, which SwiftPM would resolve
+// for every user if a product simply depended on it. So it sits behind the package trait
+// `Postgres`, off by default: a user who leaves it off resolves and builds none of postgres-nio
+// (the module then compiles empty); a user who wants the store writes
+// `.package(url: ..., from: ..., traits: ["Postgres"])` and depends on `OpenCoreDataPostgres`.
+// Here, `swift build --traits Postgres` (Scripts/test does). Docs/PostgresStore.md, "Packaging".
+//
 // Target kinds, so the manifest reads like a map of the package:
 // - exported: a library module users import;
 // - tool: a command-line program, run with `swift run NAME`;
@@ -26,10 +33,20 @@ let package = Package(
         .library(name: "FetchedResultsChecking", targets: ["FetchedResultsChecking"]),
         // `swift run ocd` here, or in a package that depends on this one.
         .executable(name: "ocd", targets: ["ocd"]),
+        // The PostgreSQL store; empty unless the `Postgres` trait is on.
+        .library(name: "OpenCoreDataPostgres", targets: ["OpenCoreDataPostgres"]),
+    ],
+    traits: [
+        .trait(
+            name: "Postgres",
+            description: "The PostgreSQL store (OpenCoreDataPostgres), through vapor/postgres-nio."
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Only with the `Postgres` trait: resolved by no one who leaves it off.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // exported: the object graph, its contexts and the SQLite and in-memory stores.
@@ -40,6 +57,18 @@ let package = Package(
                 // The SQLite C API, for binding new rows' values without building arguments.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // exported: the PostgreSQL store. Its sources are inside `#if Postgres`, so that without
+        // the trait it compiles empty and postgres-nio is neither resolved nor built. One trait
+        // per condition: `.when(traits: ["A", "B"])` was broken before SwiftPM 6.2.1.
+        .target(
+            name: "OpenCoreDataPostgres",
+            dependencies: [
+                "OpenCoreData",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
             ],
             swiftSettings: strictSwift
         ),
@@ -85,6 +114,17 @@ let package = Package(
         .testTarget(
             name: "PortingPatternTests",
             dependencies: ["OpenCoreData"],
+            swiftSettings: strictSwift
+        ),
+        // test: the PostgreSQL store against a real server (OCD_POSTGRES_URL; Scripts/test starts
+        // one). Empty without the `Postgres` trait.
+        .testTarget(
+            name: "OpenCoreDataPostgresTests",
+            dependencies: [
+                "OpenCoreData",
+                "OpenCoreDataPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+            ],
             swiftSettings: strictSwift
         ),
         // test
