@@ -8,7 +8,8 @@ import OpenCoreData
 /// Parsed by hand rather than with `URLComponents`, so that each mistake gets an error naming the
 /// part that is wrong (`URLComponents` answers nil for a port that is not a number, and says no
 /// more). No error message, and not ``redacted``, ever contains the password.
-package struct PostgresStoreURL: Sendable, Equatable {
+package struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable {
     /// How the connection uses TLS, with libpq's `sslmode` names.
     package enum TLSMode: String, Sendable, CaseIterable {
         /// Plain TCP.
@@ -46,6 +47,11 @@ package struct PostgresStoreURL: Sendable, Equatable {
         text += "?sslmode=\(tls.rawValue)&pool=\(poolSize)&schema=\(Self.encoded(schema))"
         return text
     }
+
+    /// The redacted URL: printing, logging or dumping a store URL never shows its password.
+    package var description: String { redacted }
+    package var debugDescription: String { redacted }
+    package var customMirror: Mirror { Mirror(self, children: ["redacted": redacted]) }
 
     /// Parses a store URL.
     ///

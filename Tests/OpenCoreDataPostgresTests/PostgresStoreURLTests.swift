@@ -88,6 +88,17 @@ import Testing
         #expect(url.redacted == "postgres://app:***@db.local:6543/world%20cup?sslmode=require&pool=3&schema=t_1")
     }
 
+    /// Printing, debug-printing or dumping a parsed URL shows it redacted.
+    @Test func printingNeverShowsThePassword() throws {
+        let url = try PostgresStoreURL("postgres://app:Pa55word@localhost/worldcup")
+        var dumped = ""
+        dump(url, to: &dumped)
+        for text in ["\(url)", String(reflecting: url), dumped] {
+            #expect(!text.contains("Pa55"), "\(text)")
+            #expect(text.contains("postgres://app:***@localhost:5432/worldcup"), "\(text)")
+        }
+    }
+
     @Test func defaults() throws {
         let url = try PostgresStoreURL("postgresql://app@[::1]/worldcup")
         #expect(url.host == "::1")
