@@ -28,16 +28,19 @@ extension FuzzTally.Result {
     }
 
     /// The first mismatch and the commands that replay it, or the first store error; nil when
-    /// every run passed.
-    var failureReport: String? {
+    /// every run passed. `configurations` is the campaign's number of set-ups; `otherProcess`
+    /// whether its background batches came from another process.
+    func failureReport(configurations: Int, otherProcess: Bool) -> String? {
         if let mismatch = firstMismatch {
             // A plan of (configurations × n) batches, n ≤ a run's length, is round 0 of every configuration.
-            let batches = mismatch.batch * FuzzConfiguration.all.count
+            let batches = mismatch.batch * configurations
+            let flag = otherProcess ? " --other-process" : ""
+            let timing = otherProcess ? "\n(the other process's writes follow the seed, their timing does not: a replay may pass)" : ""
             return """
                 \(mismatches.count) run(s) met a mismatch; the first in the plan:
                 \(mismatch)
-                replay: \(mismatch.testReplayCommand)
-                    or: swift run --package-path Benchmarks ocd-bench --fuzz-batches \(batches) --seed \(FuzzSeed.text(mismatch.baseSeed))
+                replay: \(mismatch.testReplayCommand(otherProcess: otherProcess))
+                    or: swift run --package-path Benchmarks ocd-bench --fuzz-batches \(batches)\(flag) --seed \(FuzzSeed.text(mismatch.baseSeed))\(timing)
                 """
         }
         return firstError.map { "\(errors.count) run(s) stopped on a store error; the first: \($0)" }

@@ -44,7 +44,7 @@ struct OCDBench: ParsableCommand {
         let campaign = FuzzCampaign(batches: batches, seed: seed, otherProcess: otherProcess)
         let result = campaign.run()
         print(result.table(seed: seed, runs: campaign.plan.runs.count, configurations: campaign.configurations.count))
-        if let failure = result.failureReport { print(failure) }
+        if let failure = result.failureReport(configurations: campaign.configurations.count, otherProcess: otherProcess) { print(failure) }
         return result.passed
     }
 }

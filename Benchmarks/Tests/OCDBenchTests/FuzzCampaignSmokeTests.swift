@@ -7,7 +7,7 @@ import Testing
 @Suite struct FuzzCampaignSmokeTests {
     @Test func aFewBatchesAreCheckedWithoutMismatch() {
         let result = FuzzCampaign(batches: 40, seed: FuzzSeed.standard).run()
-        #expect(result.passed, "\(result.failureReport ?? "")")
+        #expect(result.passed, "\(result.failureReport(configurations: FuzzConfiguration.all.count, otherProcess: false) ?? "")")
         let table = result.table(seed: FuzzSeed.standard, runs: 4, configurations: FuzzConfiguration.all.count)
         #expect(table.contains("| batches checked | 40 ") && table.contains("| mismatches | 0 |"), "\(table)")
     }

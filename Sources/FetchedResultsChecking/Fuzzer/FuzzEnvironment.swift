@@ -20,6 +20,8 @@ public enum FuzzEnvironment {
     public static let batchesVariable = "OCD_FRC_FUZZ_BATCHES"
     /// The base seed, decimal or `0x` hexadecimal.
     public static let seedVariable = "OCD_FRC_FUZZ_SEED"
+    /// Batches per SQLite set-up in the cross-process differential test.
+    public static let otherProcessBatchesVariable = "OCD_XPROC_FUZZ_BATCHES"
     /// Batches per set-up when the variable is not set: 6,800 in all, a few seconds in debug.
     public static let standardBatches = 1_700
 

@@ -68,8 +68,15 @@ public struct FuzzMismatch: Sendable, CustomStringConvertible {
     }
 
     /// The shell command that replays the run up to this batch in the differential test.
-    public var testReplayCommand: String {
-        "\(FuzzEnvironment.seedVariable)=\(FuzzSeed.text(baseSeed)) \(FuzzEnvironment.batchesVariable)=\(batch) "
-            + "swift test --filter FetchedResultsDifferentialTests"
+    public var testReplayCommand: String { testReplayCommand(otherProcess: false) }
+
+    /// The shell command that replays the run up to this batch: in the differential test, or,
+    /// for a run whose background batches came from another process, in the cross-process test
+    /// (which replays that process's writes, not their timing, so a replay may pass).
+    public func testReplayCommand(otherProcess: Bool) -> String {
+        let seed = "\(FuzzEnvironment.seedVariable)=\(FuzzSeed.text(baseSeed))"
+        return otherProcess
+            ? "\(seed) \(FuzzEnvironment.otherProcessBatchesVariable)=\(batch) swift test --filter CrossProcessDifferentialTests"
+            : "\(seed) \(FuzzEnvironment.batchesVariable)=\(batch) swift test --filter FetchedResultsDifferentialTests"
     }
 }

@@ -38,6 +38,16 @@ final class StoreChangeFeed: @unchecked Sendable {
         var secondLookScheduled = false
         /// How many times the feed has read the store's generation.
         var looks = 0
+
+        /// Drops the subscribers whose coordinator is gone, and returns the live coordinators,
+        /// for the caller to release after the lock: a coordinator whose last reference went
+        /// in the lock would unsubscribe from its deinit, taking the lock again, and deadlock
+        /// (a full test run hung so, in `catchUpEverySubscriber`).
+        mutating func pruneSubscribers() -> [PersistentStoreCoordinator] {
+            let live = subscribers.compactMap(\.coordinator)
+            subscribers.removeAll { $0.coordinator == nil }
+            return live
+        }
     }
 
     private let state = Locked(State())
@@ -63,11 +73,12 @@ final class StoreChangeFeed: @unchecked Sendable {
             feeds[store.identifier] = feed
             return feed
         }
-        let needsWatcher = feed.state.withLock { state in
-            state.subscribers.removeAll { $0.coordinator == nil }
+        let (needsWatcher, live) = feed.state.withLock { state in
+            let live = state.pruneSubscribers()
             state.subscribers.append(Subscriber(coordinator: coordinator, store: store))
-            return state.watcher == nil && store.url != nil
+            return (state.watcher == nil && store.url != nil, live)
         }
+        withExtendedLifetime(live) {}
         // Made outside the lock: the watches call back into the feed, which takes it.
         if needsWatcher, let url = store.url {
             let watcher = StoreFileWatcher(storeURL: url) { [weak feed] in feed?.wake() }
@@ -84,13 +95,15 @@ final class StoreChangeFeed: @unchecked Sendable {
     /// Stops giving commits to the coordinator of `store`; the last subscriber's leaving stops
     /// the file watcher.
     func unsubscribe(_ store: PersistentStore) {
-        let stopped = state.withLock { state -> StoreFileWatcher?? in
-            state.subscribers.removeAll { $0.coordinator == nil || $0.store === store }
-            guard state.subscribers.isEmpty else { return nil }
+        let (stopped, live) = state.withLock { state -> (StoreFileWatcher??, [PersistentStoreCoordinator]) in
+            let live = state.pruneSubscribers()
+            state.subscribers.removeAll { $0.store === store }
+            guard state.subscribers.isEmpty else { return (nil, live) }
             defer { state.watcher = nil }
             state.signal = nil
-            return .some(state.watcher)
+            return (.some(state.watcher), live)
         }
+        withExtendedLifetime(live) {}
         guard let watcher = stopped else { return }
         watcher?.stop()
         Self.feeds.withLock { feeds in
@@ -124,7 +137,7 @@ final class StoreChangeFeed: @unchecked Sendable {
             state.signal?.post()
         }
         // Other coordinators of this process follow the same feed; alone, this one is current.
-        if state.withLock({ $0.subscribers.count(where: { $0.coordinator != nil }) > 1 }) { wake() }
+        if state.withLock({ $0.pruneSubscribers() }).count > 1 { wake() }
     }
 
     /// A wake that finds nothing new may have come from a commit's last write to the log, which
@@ -148,10 +161,11 @@ final class StoreChangeFeed: @unchecked Sendable {
     /// Gives every coordinator what it has not had. A second look schedules no third: an idle
     /// process does nothing until the next file event.
     private func catchUpEverySubscriber(isSecondLook: Bool = false) {
-        let subscribers = state.withLock { state in
-            state.subscribers.removeAll { $0.coordinator == nil }
-            return state.subscribers
+        let (subscribers, live) = state.withLock { state in
+            let live = state.pruneSubscribers()
+            return (state.subscribers, live)
         }
+        withExtendedLifetime(live) {}
         guard let reader = subscribers.first?.store else { return }
         let generation: Int64
         do {

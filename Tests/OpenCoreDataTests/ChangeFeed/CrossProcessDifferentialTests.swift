@@ -6,7 +6,7 @@ import Testing
 // (`CrossProcessTestWriter`): saves, batch updates, deletes and inserts, and saves the process is
 // killed in the middle of. Nothing tells this process what the other one did; the commits reach
 // its controllers through the store's files and history alone, and every batch is checked as in
-// the in-process fuzzer. `ocd-bench --fuzz-batches N --cross-process` runs it at scale.
+// the in-process fuzzer. `ocd-bench --fuzz-batches N --other-process` runs it at scale.
 //
 // Environment:
 //   OCD_XPROC_FUZZ_BATCHES=<n>   batches per SQLite configuration; default 250
@@ -17,7 +17,7 @@ import Testing
 
     @Test(arguments: sqliteConfigurations)
     func everyBatchOfAnotherProcessTurnsTheOldRowsIntoTheNewOnes(configuration: FuzzConfiguration) throws {
-        let batches = Int(ProcessInfo.processInfo.environment["OCD_XPROC_FUZZ_BATCHES"] ?? "") ?? 250
+        let batches = Int(ProcessInfo.processInfo.environment[FuzzEnvironment.otherProcessBatchesVariable] ?? "") ?? 250
         let seed = try #require(FuzzEnvironment.seed(), "\(FuzzEnvironment.seedVariable) must be a decimal or 0x hex number")
         let writer = try #require(CrashHarness.executableURL(named: "CrossProcessTestWriter"),
                                   "CrossProcessTestWriter was not found; build it with `swift build --build-tests`")
