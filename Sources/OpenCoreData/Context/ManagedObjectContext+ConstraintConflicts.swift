@@ -43,16 +43,26 @@ extension ManagedObjectContext {
     /// The store's conflicts as groups of this context's objects.
     func constraintConflictGroups(_ conflicts: [StoreConstraintConflict]) -> [ConstraintConflictGroup] {
         var groups: [ConstraintConflictGroup] = []
+        // A re-import conflicts on every row: finding a row's group by search would be quadratic.
+        var groupIndex: [GroupKey: Int] = [:]
         for conflict in conflicts {
             guard let object = registeredObject(for: conflict.objectID) else { continue }
-            if let index = groups.firstIndex(where: { $0.constraint == conflict.constraint && $0.databaseRow?.objectID == conflict.databaseRow.objectID }) {
+            let key = GroupKey(constraint: conflict.constraint, row: conflict.databaseRow.objectID)
+            if let index = groupIndex[key] {
                 groups[index].objects.append(object)
             } else {
+                groupIndex[key] = groups.count
                 groups.append(ConstraintConflictGroup(constraint: conflict.constraint, values: conflict.values,
                                                       databaseRow: conflict.databaseRow, objects: [object]))
             }
         }
         return groups
+    }
+
+    /// The store's conflicts on one stored row under one constraint form one group.
+    private struct GroupKey: Hashable {
+        let constraint: UniquenessConstraint
+        let row: ManagedObjectID
     }
 
     /// An object's current values under a constraint, to-ones as IDs; nil when one is nil.
