@@ -218,36 +218,56 @@ final class Collected<Value>: @unchecked Sendable {
 
     /// Several servers loading one new store at once: each load waits for the one before it
     /// (the advisory lock), so the store is created once and every load gets its identifier; the
-    /// same for several loads migrating it at once.
-    @Test(.timeLimit(.minutes(1)))
+    /// same for several loads migrating it at once. Each backend is connected before the loads
+    /// are released together, so that they overlap on the server.
+    @Test(.timeLimit(.minutes(2)))
     func concurrentLoadsCreateAndMigrateOnce() throws {
-        let schema = try TestStoreSchema()
-        defer { schema.drop() }
-        let loads = 4
-        for changes in [Set<LeagueChange>(), [.addCoach, .addStadiumEntity, .addWinsIndex, .addNameConstraint]] {
-            let collected = Collected<Result<String, any Error>>()
-            let done = DispatchGroup()
-            // A queue each (overcommitting: a thread each, whatever the number of cores), all
-            // released at once.
-            let start = DispatchSemaphore(value: 0)
-            for index in 0..<loads {
-                DispatchQueue(label: "load \(index)").async(group: done) {
-                    start.wait()
-                    collected.append(Result { () throws -> String in
-                        let container = try schema.load(leagueModel(changes))
-                        return container.persistentStoreCoordinator.persistentStores.first?.identifier ?? "none"
-                    })
-                }
+        for _ in 0..<3 {
+            let schema = try TestStoreSchema()
+            defer { schema.drop() }
+            var identifiers: Set<String> = []
+            for changes in [Set<LeagueChange>(), [.addCoach, .addStadiumEntity, .addWinsIndex, .addNameConstraint]] {
+                identifiers.formUnion(try loadAtOnce(6, compiled(leagueModel(changes)), in: schema))
             }
-            for _ in 0..<loads { start.signal() }
-            done.wait()
-            let results = collected.values
-            let succeeded = results.compactMap { try? $0.get() }
-            for case .failure(let error) in results { Issue.record("a load failed: \(error)") }
-            #expect(succeeded.count == loads)
-            #expect(Set(succeeded).count == 1)
+            #expect(identifiers.count == 1)
+            #expect(try schema.rows("SELECT count(*)::text FROM \(schema.qualified("_ocd_metadata")) WHERE \"key\" = 'storeUUID'") == ["1"])
+            #expect(try schema.catalog().contains("r Stadium"))
         }
-        #expect(try schema.rows("SELECT count(*)::text FROM \(schema.qualified("_ocd_metadata")) WHERE \"key\" = 'storeUUID'") == ["1"])
+    }
+
+    /// `model`, compiled (as loading a store compiles it), for backends used without a coordinator.
+    private func compiled(_ model: ManagedObjectModel) throws -> ManagedObjectModel {
+        try PersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .inMemory, at: nil)
+        return model
+    }
+
+    /// Loads the store of `schema` with `count` backends at once, each on a thread of its own;
+    /// every load must succeed. Returns the identifiers they got.
+    private func loadAtOnce(_ count: Int, _ model: ManagedObjectModel, in schema: TestStoreSchema) throws -> Set<String> {
+        let backends = try (0..<count).map { _ in try PostgresStoreBackend(description: schema.description()) }
+        defer { for backend in backends { backend.close() } }
+        for backend in backends { _ = try backend.pool.query("SELECT 1") }
+        let collected = Collected<Result<String, any Error>>()
+        let done = DispatchGroup()
+        let start = DispatchSemaphore(value: 0)
+        for (index, backend) in backends.enumerated() {
+            // A queue each (overcommitting: a thread each, whatever the number of cores).
+            DispatchQueue(label: "load \(index)").async(group: done) {
+                start.wait()
+                collected.append(Result { try backend.load(model: model) })
+            }
+        }
+        for _ in 0..<count { start.signal() }
+        done.wait()
+        var identifiers: Set<String> = []
+        for result in collected.values {
+            switch result {
+            case .success(let identifier): identifiers.insert(identifier)
+            case .failure(let error): Issue.record("a load failed: \(error)")
+            }
+        }
+        #expect(collected.values.count == count)
+        return identifiers
     }
 
     /// Primary keys come from the hierarchy's sequence, so two stores on one schema (two
