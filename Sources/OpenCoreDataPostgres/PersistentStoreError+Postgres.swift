@@ -29,5 +29,14 @@ extension PersistentStoreError {
     /// pool has connections (the URL's `pool` option) held them for longer.
     /// Core Data's `NSPersistentStoreTimeoutError`.
     public static let timeout = CoreDataErrorCode(134090, "timeout")
+
+    /// The PostgreSQL store does not do this yet: it is being built in steps (loading, creating
+    /// and migrating stores work; reads, saves and batch requests come next). The message names
+    /// the operation.
+    public static let notSupportedYet = CoreDataErrorCode(140705, "notSupportedYet")
+
+    /// The PostgreSQL database does not store text as UTF-8, which the store needs to compare
+    /// and keep strings as the library does; the message names the database's encoding.
+    public static let unsupportedDatabaseEncoding = CoreDataErrorCode(140706, "unsupportedDatabaseEncoding")
 }
 #endif

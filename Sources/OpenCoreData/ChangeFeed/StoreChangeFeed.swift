@@ -76,11 +76,12 @@ final class StoreChangeFeed: @unchecked Sendable {
         let (needsWatcher, live) = feed.state.withLock { state in
             let live = state.pruneSubscribers()
             state.subscribers.append(Subscriber(coordinator: coordinator, store: store))
-            return (state.watcher == nil && store.url != nil, live)
+            // Only a store file can be watched; a server store's URL names no file.
+            return (state.watcher == nil && store.url?.isFileURL == true, live)
         }
         withExtendedLifetime(live) {}
         // Made outside the lock: the watches call back into the feed, which takes it.
-        if needsWatcher, let url = store.url {
+        if needsWatcher, let url = store.url, url.isFileURL {
             let watcher = StoreFileWatcher(storeURL: url) { [weak feed] in feed?.wake() }
             let extra = feed.state.withLock { state -> StoreFileWatcher? in
                 guard state.watcher == nil else { return watcher }
@@ -132,7 +133,7 @@ final class StoreChangeFeed: @unchecked Sendable {
     /// watchers of other processes, are told.
     func committedHere() {
         state.withLock { state in
-            guard let url = state.subscribers.lazy.compactMap(\.store.url).first else { return }
+            guard let url = state.subscribers.lazy.compactMap(\.store.url).first(where: \.isFileURL) else { return }
             if state.signal == nil { state.signal = CommitSignal(storeURL: url) }
             state.signal?.post()
         }

@@ -30,7 +30,7 @@ public final class PersistentStore: @unchecked Sendable, CustomStringConvertible
 
     /// The store's type.
     public let type: StoreType
-    /// The store's file, if it has one.
+    /// The store's file, if it has one; for a PostgreSQL store, its URL without the password.
     public let url: URL?
     /// The store's unique identifier, kept in its metadata; permanent object IDs carry it.
     public let identifier: String
@@ -50,6 +50,7 @@ public final class PersistentStore: @unchecked Sendable, CustomStringConvertible
     }
 
     public var description: String {
-        "<PersistentStore \(type.rawValue) \(url?.path ?? "(memory)") \(identifier)>"
+        // A file's path; a server store's URL, which never holds a password.
+        "<PersistentStore \(type.rawValue) \(url.map { $0.isFileURL ? $0.path : $0.absoluteString } ?? "(memory)") \(identifier)>"
     }
 }

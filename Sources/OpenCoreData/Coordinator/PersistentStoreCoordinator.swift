@@ -108,7 +108,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             backend.close()
             throw error
         }
-        let store = PersistentStore(type: type, url: type == .inMemory ? nil : description.url, identifier: identifier,
+        let store = PersistentStore(type: type, url: type == .inMemory ? nil : backend.redactedURL ?? description.url, identifier: identifier,
                                     isReadOnly: description.isReadOnly, backend: backend)
         state.withLock { $0.stores.append(store) }
         storeWasAdded(store, description: description)

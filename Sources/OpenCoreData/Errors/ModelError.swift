@@ -31,7 +31,7 @@ public struct ModelError: CoreDataCodedError {
     /// to-many, transient) or the same property twice.
     public static let invalidConstraint = CoreDataErrorCode(140009, "invalidConstraint")
 
-    init(_ code: CoreDataErrorCode, _ message: String) {
+    package init(_ code: CoreDataErrorCode, _ message: String) {
         self.code = code
         self.message = message
     }

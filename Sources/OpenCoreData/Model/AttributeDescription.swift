@@ -43,7 +43,7 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
     }
 
     /// The default in storage form, set when the model is compiled.
-    var defaultStorage: PropertyValue = .null
+    package internal(set) var defaultStorage: PropertyValue = .null
 
     /// Creates an attribute of the given type.
     ///

@@ -95,9 +95,9 @@ public final class EntityDescription: @unchecked Sendable, Hashable, CustomStrin
     /// `ManagedObject.managedProperty(for:)`.
     let slotByStorageKeyPath = StorageSlotCache()
     /// The top of the inheritance chain; stores keep a hierarchy in one table.
-    unowned(unsafe) var rootEntity: EntityDescription! = nil
+    package internal(set) unowned(unsafe) var rootEntity: EntityDescription! = nil
     /// This entity and every entity below it, this one first.
-    var selfAndDescendants: [EntityDescription] = []
+    package internal(set) var selfAndDescendants: [EntityDescription] = []
     /// The uniqueness constraints covering the entity, inherited ones first.
     var compiledConstraints: [UniquenessConstraint] = []
     var isCompiled = false
@@ -125,7 +125,7 @@ public final class EntityDescription: @unchecked Sendable, Hashable, CustomStrin
     }
 
     /// The entity's name, for messages and storage, once compilation has checked it is set.
-    var entityName: String { name ?? "" }
+    package var entityName: String { name ?? "" }
 }
 
 // MARK: - Lookup
@@ -176,7 +176,7 @@ extension EntityDescription {
     }
 
     /// The property at `name` in the compiled layout.
-    func property(named name: String) -> PropertyDescription? {
+    package func property(named name: String) -> PropertyDescription? {
         slotByName[name].map { slots[$0] }
     }
 }

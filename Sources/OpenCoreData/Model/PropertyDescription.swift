@@ -60,5 +60,5 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Persistent properties are stored; transient ones are not.
-    var isPersistent: Bool { !transient }
+    package var isPersistent: Bool { !transient }
 }

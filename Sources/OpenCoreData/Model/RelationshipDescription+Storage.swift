@@ -16,5 +16,5 @@ extension RelationshipDescription {
     }
 
     /// `Entity.relationship`, stable across launches; picks which end owns a join table.
-    var qualifiedName: String { "\(entity?.entityName ?? "").\(name)" }
+    package var qualifiedName: String { "\(entity?.entityName ?? "").\(name)" }
 }

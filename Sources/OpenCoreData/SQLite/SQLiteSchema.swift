@@ -13,55 +13,55 @@
 ///   named `_ocd_generation_<table>_<insert|update|delete>` count writes that bypass the library
 ///   unless `_ocd_saving` has a row (see `SQLiteStoreBackend+Generation.swift`).
 /// Immutable once built, and shared by every operation on the store.
-struct SQLiteSchema: @unchecked Sendable {
-    struct Table {
-        let name: String
-        let root: EntityDescription
+package struct SQLiteSchema: @unchecked Sendable {
+    package struct Table {
+        package let name: String
+        package let root: EntityDescription
         /// Columns after `_pk, _entity, _version`, in select order.
-        var columns: [Column] = []
+        package var columns: [Column] = []
     }
 
-    struct Column {
-        let name: String
-        let declaredType: String
+    package struct Column {
+        package let name: String
+        package let declaredType: String
         /// The property the column stores, and whether it is the entity-code half of a to-one.
-        let property: PropertyDescription
-        let isEntityCode: Bool
+        package let property: PropertyDescription
+        package let isEntityCode: Bool
     }
 
-    struct JoinTable {
-        let name: String
-        let owner: RelationshipDescription
+    package struct JoinTable {
+        package let name: String
+        package let owner: RelationshipDescription
     }
 
-    struct Index {
-        let name: String
-        let table: String
+    package struct Index {
+        package let name: String
+        package let table: String
         /// Column names with their direction.
-        let columns: [(name: String, ascending: Bool)]
+        package let columns: [(name: String, ascending: Bool)]
         /// What of the model asks for the index, in words ("attribute Team.wins", "index 'byWins'
         /// of Team"), for errors.
-        let owner: String
+        package let owner: String
     }
 
-    static let metadataTable = "_ocd_metadata"
+    package static let metadataTable = "_ocd_metadata"
     static let primaryKeysTable = "_ocd_primary_keys"
     /// Has a row only inside the library's save transactions: the generation triggers then stand aside.
     static let savingTable = "_ocd_saving"
     /// Prefix of the triggers that advance the generation on writes that bypass the library.
     static let generationTriggerPrefix = "_ocd_generation_"
     /// Prefix of every index the store manages; other indexes are left alone.
-    static let indexPrefix = "_ocd_index_"
+    package static let indexPrefix = "_ocd_index_"
 
-    private(set) var tables: [ObjectIdentifier: Table] = [:]
-    private(set) var joinTables: [ObjectIdentifier: JoinTable] = [:]
-    private(set) var indexes: [Index] = []
+    package private(set) var tables: [ObjectIdentifier: Table] = [:]
+    package private(set) var joinTables: [ObjectIdentifier: JoinTable] = [:]
+    package private(set) var indexes: [Index] = []
     /// The select-list position of each slot's column, per entity (nil for to-many and transient).
     private(set) var columnIndexBySlot: [ObjectIdentifier: [Int?]] = [:]
     /// The select-list position of each to-one slot's entity-code column, per entity.
     private(set) var entityCodeColumnBySlot: [ObjectIdentifier: [Int?]] = [:]
 
-    init(model: ManagedObjectModel) throws(ModelError) {
+    package init(model: ManagedObjectModel) throws(ModelError) {
         for entity in model.entities where entity.superentity == nil {
             tables[ObjectIdentifier(entity)] = try makeTable(root: entity)
         }
@@ -96,16 +96,16 @@ struct SQLiteSchema: @unchecked Sendable {
         _ = try SQLiteSchema(model: model)
     }
 
-    func table(for entity: EntityDescription) -> Table? {
+    package func table(for entity: EntityDescription) -> Table? {
         tables[ObjectIdentifier(entity.rootEntity)]
     }
 
-    func joinTable(for owner: RelationshipDescription) -> JoinTable? {
+    package func joinTable(for owner: RelationshipDescription) -> JoinTable? {
         joinTables[ObjectIdentifier(owner)]
     }
 
     /// The column storing a property of `entity`, by name.
-    func columnName(of property: PropertyDescription) -> String {
+    package func columnName(of property: PropertyDescription) -> String {
         guard let declaring = property.entity, declaring.superentity != nil else { return property.name }
         return "\(declaring.entityName)_\(property.name)"
     }
@@ -218,7 +218,7 @@ struct SQLiteSchema: @unchecked Sendable {
 
 /// An identifier quoted for SQL. Names are checked by the model (letters, digits, underscores),
 /// so quoting is for keywords, never for escaping user input.
-func quoted(_ identifier: String) -> String {
+package func quoted(_ identifier: String) -> String {
     // Statements are built per saved row: skip Foundation's replacement when there is nothing to escape.
     let escaped = identifier.contains("\"") ? identifier.replacingOccurrences(of: "\"", with: "\"\"") : identifier
     return "\"" + escaped + "\""

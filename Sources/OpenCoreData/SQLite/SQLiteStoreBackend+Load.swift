@@ -76,10 +76,7 @@ extension SQLiteStoreBackend {
         }
         try db.execute(sql: "CREATE TABLE \(quoted(SQLiteSchema.metadataTable)) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)")
         try db.execute(sql: "CREATE TABLE \(quoted(SQLiteSchema.primaryKeysTable)) (\"entity\" TEXT PRIMARY KEY, \"max_key\" INTEGER NOT NULL)")
-        var codes: [String: Int64] = [:]
-        for entity in current.entities {
-            codes[entity.name] = Int64(codes.count + 1)
-        }
+        let codes = StoreMetadata.newCodes(for: current)
         for table in schema.tables.values.sorted(by: { $0.name < $1.name }) {
             for statement in schema.createStatements(for: table) { try db.execute(sql: statement) }
         }
@@ -103,7 +100,7 @@ extension SQLiteStoreBackend {
         switch step {
         case .addEntity(let name):
             guard let entity = model[name], let table = schema.table(for: entity) else { return }
-            codes[name] = (codes.values.max() ?? 0) + 1
+            codes[name] = StoreMetadata.nextCode(after: codes)
             if try !db.tableExists(table.name) {
                 for statement in schema.createStatements(for: table) { try db.execute(sql: statement) }
             } else {

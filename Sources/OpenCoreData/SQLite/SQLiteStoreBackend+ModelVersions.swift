@@ -1,3 +1,5 @@
+package import Foundation
+
 /// Which model may migrate a store: only a later version of the model that made it.
 ///
 /// Core Data migrates a store only from a source model it finds among the app's model versions
@@ -8,14 +10,26 @@
 /// before names existed records none, and takes the first), when the schema difference is
 /// additive, and when migration and inference are allowed; a model of another name only when
 /// ``PersistentStoreDescription/shouldMigrateStoreOfAnotherModel`` says so. Every refusal names
-/// both models and says why.
-extension SQLiteStoreBackend {
+/// both models and says why. The rule is every store's: the PostgreSQL store, in its own module,
+/// conforms to ``ModelVersionChecking`` too.
+package protocol ModelVersionChecking {
+    /// The description the store was loaded with: its migration options.
+    var description: PersistentStoreDescription { get }
+    /// The URL the store's errors name (a server store's without its password).
+    var errorURL: URL? { get }
+}
+
+extension SQLiteStoreBackend: ModelVersionChecking {
+    var errorURL: URL? { url }
+}
+
+extension ModelVersionChecking {
     /// The migration from the store's schema to the opening model's, if it is allowed.
     ///
     /// - Throws: ``PersistentStoreError/incompatibleModel`` for another model, a model earlier
     ///   than the store's (the store's schema migrates to it, not the other way), differences no
     ///   migration can make, or migration or inference turned off.
-    func permittedMigration(from made: ModelVersion, schema stored: ModelSchema, to current: ModelSchema,
+    package func permittedMigration(from made: ModelVersion, schema stored: ModelSchema, to current: ModelSchema,
                             opening: ModelVersion) throws -> SchemaMigration {
         let migration = SchemaMigration(from: stored, to: current)
         if let name = made.name, name != opening.name, !description.shouldMigrateStoreOfAnotherModel {
@@ -45,11 +59,11 @@ extension SQLiteStoreBackend {
 
     /// The refusal: both models, why, and every difference (the changes a migration would make
     /// when there is no difference it cannot make).
-    func incompatible(_ migration: SchemaMigration, made: ModelVersion, opening: ModelVersion, reason: String?) -> PersistentStoreError {
+    package func incompatible(_ migration: SchemaMigration, made: ModelVersion, opening: ModelVersion, reason: String?) -> PersistentStoreError {
         let differences = migration.incompatibilities.isEmpty ? migration.steps.map { "\($0)" } : migration.incompatibilities
         var lines = ["the store was made by \(made) and cannot be migrated automatically to \(opening):"]
         lines += differences.map { "  - \($0)" }
         if let reason { lines.append("  - \(reason)") }
-        return PersistentStoreError(PersistentStoreError.incompatibleModel, lines.joined(separator: "\n"), url: url)
+        return PersistentStoreError(PersistentStoreError.incompatibleModel, lines.joined(separator: "\n"), url: errorURL)
     }
 }

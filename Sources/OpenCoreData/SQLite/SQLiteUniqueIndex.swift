@@ -8,20 +8,20 @@ import GRDB
 /// constrained by its key column (destinations of one relationship share a table, so the key
 /// alone names the object). SQLite's unique indexes ignore rows with a NULL in an indexed
 /// column, which is the library's rule too: a nil value never conflicts.
-struct SQLiteUniqueIndex {
+package struct SQLiteUniqueIndex {
     /// Prefix of the unique indexes the store manages (apart from `SQLiteSchema.indexPrefix`,
     /// whose indexes are synchronised by other rules).
-    static let prefix = "_ocd_unique_"
+    package static let prefix = "_ocd_unique_"
 
-    let constraint: UniquenessConstraint
+    package let constraint: UniquenessConstraint
     /// `_ocd_unique_Team_teamName,qualifyingZone`.
-    let name: String
-    let table: String
+    package let name: String
+    package let table: String
     /// The indexed columns, in the constraint's order.
-    let columns: [String]
+    package let columns: [String]
     /// The condition that limits the index to the declaring entity's subtree, or nil for a
     /// constraint of the root entity.
-    let scope: String?
+    package let scope: String?
 
     /// - Parameter code: The store's code of an entity.
     init?(_ constraint: UniquenessConstraint, schema: SQLiteSchema, code: (EntityDescription) -> Int64?) {
@@ -39,7 +39,7 @@ struct SQLiteUniqueIndex {
     }
 
     /// The unique indexes of a model's constraints, each under the entity that declares it.
-    static func all(in schema: SQLiteSchema, code: (EntityDescription) -> Int64?) -> [SQLiteUniqueIndex] {
+    package static func all(in schema: SQLiteSchema, code: (EntityDescription) -> Int64?) -> [SQLiteUniqueIndex] {
         schema.tables.values.sorted { $0.name < $1.name }.flatMap { table in
             table.root.selfAndDescendants.flatMap { entity in
                 entity.constraints.filter { $0.entity === entity }.compactMap { SQLiteUniqueIndex($0, schema: schema, code: code) }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// What a store type implements: the SQLite and in-memory stores here, the PostgreSQL store in its
 /// own module. A backend is used from many queues at once and does its own locking.
@@ -73,6 +73,10 @@ package protocol PersistentStoreBackend: AnyObject, Sendable {
 
     /// Releases files and connections.
     func close()
+
+    /// The URL ``PersistentStore/url`` shows when it is not the description's: a server
+    /// store's URL without its password. Nil (the default) shows the description's URL.
+    var redactedURL: URL? { get }
 }
 
 extension PersistentStoreBackend {
@@ -82,4 +86,6 @@ extension PersistentStoreBackend {
 
 extension PersistentStoreBackend {
     package func quietGeneration() throws -> Int64 { try generation() }
+
+    package var redactedURL: URL? { nil }
 }

@@ -1,0 +1,134 @@
+#if Postgres
+package import Foundation
+import Logging
+package import OpenCoreData
+import PostgresNIO
+
+/// The PostgreSQL store: ``PostgreSQLStoreType``, on the store's own pool of postgres-nio
+/// connections (``PostgresConnectionPool``), each call blocking its caller until the server
+/// answers (Docs/PostgresStore.md, "Threading").
+///
+/// Built in the steps of Docs/PostgresStore.md's work plan. So far it loads: it creates the store
+/// in its PostgreSQL schema, checks that the model may open it, migrates it
+/// (`PostgresStoreBackend+Load.swift`), reserves primary keys and reads the store generation.
+/// Reads, saves and batch requests throw ``PersistentStoreError/notSupportedYet``.
+package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionChecking, @unchecked Sendable {
+    package let url: PostgresStoreURL
+    package let description: PersistentStoreDescription
+    package let pool: PostgresConnectionPool
+    let log: Logger
+
+    /// What loading established; read by every operation afterwards.
+    package struct Loaded: Sendable {
+        package let identifier: String
+        package let schema: PostgresSchema
+        package let codes: [String: Int64]
+    }
+
+    // Guarded by `lock` (hence `@unchecked Sendable`).
+    private let lock = NSLock()
+    private var loadedState: Loaded?
+
+    /// Makes the backend of the store a description names; connects to nothing yet.
+    ///
+    /// - Throws: ``PersistentStoreError/invalidStoreURL`` for a URL that is missing or wrong.
+    package init(description: PersistentStoreDescription) throws {
+        guard let storeURL = description.url else {
+            throw PersistentStoreError(
+                PersistentStoreError.invalidStoreURL,
+                "A PostgreSQL store needs a URL: use PersistentStoreDescription(postgres:), or set url to postgres://user:password@host:port/database")
+        }
+        url = try PostgresStoreURL(storeURL.absoluteString)
+        self.description = description
+        log = description.logger ?? Logger(label: "OpenCoreData.store")
+        pool = try PostgresConnectionPool(url: url, timeout: description.timeout)
+    }
+
+    package var redactedURL: URL? {
+        // The redacted form is made of percent-encoded parts and a checked host, so it parses.
+        URL(string: url.redacted) ?? URL(string: "postgres://redacted")
+    }
+
+    package var errorURL: URL? { redactedURL }
+
+    package var loaded: Loaded {
+        get throws {
+            guard let loaded = lock.withLock({ loadedState }) else {
+                throw PersistentStoreError(PersistentStoreError.noStore, "the store is not loaded", url: errorURL)
+            }
+            return loaded
+        }
+    }
+
+    func setLoaded(_ loaded: Loaded) {
+        lock.withLock { loadedState = loaded }
+    }
+
+    package func close() {
+        pool.close()
+    }
+
+    // MARK: What works already
+
+    package func generation() throws -> Int64 {
+        let schema = try loaded.schema
+        let rows = try pool.query(
+            PostgresQuery(unsafeSQL: "SELECT \"value\" FROM \(schema.qualified(PostgresSchema.generationTable))"),
+            retryingIfLost: true)
+        return try rows.first?.decode(Int64.self) ?? 0
+    }
+
+    /// Keys from the hierarchy's sequence: `nextval` is atomic across sessions and never rolled
+    /// back, so two servers never get the same key.
+    package func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
+        guard count > 0 else { return [] }
+        let schema = try loaded.schema
+        guard let table = schema.layout.table(for: entity) else {
+            throw PersistentStoreError(PersistentStoreError.noStore, "the store has no table for entity \(entity.entityName)", url: errorURL)
+        }
+        let sequence = schema.qualified(schema.sequenceName(of: table))
+        let rows = try pool.query("SELECT nextval(\(sequence)::regclass) FROM generate_series(1, \(count))")
+        return try rows.map { try $0.decode(Int64.self) }
+    }
+
+    // MARK: Later steps
+
+    private func notSupportedYet(_ operation: String) -> PersistentStoreError {
+        PersistentStoreError(
+            PersistentStoreError.notSupportedYet,
+            "the PostgreSQL store does not support \(operation) yet: so far it loads stores (creating and migrating "
+                + "them), reserves primary keys and reads the store generation",
+            url: errorURL)
+    }
+
+    package func snapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
+        throw notSupportedYet("reading objects")
+    }
+
+    package func relatedObjectIDs(of ids: [ManagedObjectID], through relationship: RelationshipDescription) throws
+        -> [ManagedObjectID: [ManagedObjectID]] {
+        throw notSupportedYet("reading to-many relationships")
+    }
+
+    package func fetch(_ fetch: StoreFetch) throws -> StoreFetchResult {
+        throw notSupportedYet("fetching")
+    }
+
+    package func count(_ fetch: StoreFetch) throws -> Int? {
+        throw notSupportedYet("counting")
+    }
+
+    package func sectionCounts(_ fetch: StoreFetch, groupedBy key: ResolvedSortKey) throws -> [SectionCount]? {
+        throw notSupportedYet("counting sections")
+    }
+
+    package func readingAttributes<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
+                                      _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?]) throws -> T) throws -> T {
+        throw notSupportedYet("reading attributes")
+    }
+
+    package func save(_ request: SaveRequest) throws -> SaveOutcome {
+        throw notSupportedYet("saving")
+    }
+}
+#endif

@@ -1,0 +1,319 @@
+#if Postgres
+import Dispatch
+import Foundation
+import OpenCoreData
+import OpenCoreDataPostgres
+import PostgresNIO
+import Testing
+
+/// Loading a PostgreSQL store: creating it from the model, reopening it, lightweight migration
+/// and its refusals, each on a PostgreSQL schema of its own (``TestStoreSchema``). Saves do not
+/// exist yet, so rows are written with plain SQL.
+/// Values appended from several threads at once.
+final class Collected<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Value] = []
+
+    func append(_ value: Value) { lock.withLock { items.append(value) } }
+    var values: [Value] { lock.withLock { items } }
+}
+
+@Suite struct PostgresStoreLoadTests {
+    /// A new store gets the model's tables, typed as Docs/PostgresStore.md's table says, with the
+    /// store's own tables, key sequences and indexes; reopening it with the same model keeps its
+    /// identifier and changes nothing.
+    @Test func newStoreIsCreatedAndReopened() throws {
+        let schema = try TestStoreSchema()
+        defer { schema.drop() }
+        let container = try schema.load(leagueModel())
+        let store = try #require(container.persistentStoreCoordinator.persistentStores.first)
+        #expect(store.type == .postgreSQL)
+        #expect(store.type.rawValue == PostgreSQLStoreType)
+        #expect(UUID(uuidString: store.identifier) != nil)
+        #expect(store.url?.absoluteString.hasSuffix("schema=\(schema.name)") == true)
+        let catalog = try schema.catalog()
+        for line in [
+            "r Team", "r Player", "r _Player_rivals", "r _ocd_metadata", "r _ocd_generation",
+            "S _ocd_pk_Team", "S _ocd_pk_Player",
+            "column Team._pk bigint not null", "column Team._entity bigint not null", "column Team._version bigint not null",
+            "column Team.name text collate C", "column Team.wins integer", "column Team.founded double precision",
+            "column Player.number smallint", "column Player.team bigint", "column Player._team_entity bigint",
+            "column _Player_rivals.source bigint not null", "column _Player_rivals.target_entity bigint not null",
+            "index CREATE UNIQUE INDEX \"_ocd_key_Team\" ON \(schema.name).\"Team\" USING btree (_pk)",
+            "index CREATE INDEX \"_ocd_index_Team_name\" ON \(schema.name).\"Team\" USING btree (name NULLS FIRST)",
+            "index CREATE INDEX \"_ocd_index_Player_team\" ON \(schema.name).\"Player\" USING btree (team NULLS FIRST)",
+            "index CREATE INDEX \"_ocd_index__Player_rivals_target\" ON \(schema.name).\"_Player_rivals\" USING btree (target, source)",
+        ] {
+            #expect(catalog.contains(line), "missing: \(line)")
+        }
+        #expect(try schema.rows("SELECT \"value\"::text FROM \(schema.qualified("_ocd_generation"))") == ["0"])
+        #expect(catalog.contains("metadata storeUUID = \(store.identifier)"))
+
+        for _ in 0..<2 {
+            let reopened = try schema.load(leagueModel())
+            #expect(reopened.persistentStoreCoordinator.persistentStores.first?.identifier == store.identifier)
+            #expect(try schema.catalog() == catalog)
+        }
+    }
+
+    /// The store's URL, its description and its errors never show the password.
+    @Test func passwordIsNeverShown() throws {
+        let schema = try TestStoreSchema()
+        defer { schema.drop() }
+        let (url, password) = try schema.urlWithPassword()
+        #expect(url.contains(":\(password)@"))
+        func load(_ model: ManagedObjectModel) throws -> PersistentContainer {
+            let container = PersistentContainer(name: "League", managedObjectModel: model)
+            container.persistentStoreDescriptions = [try PersistentStoreDescription(postgres: url)]
+            try container.loadPersistentStores()
+            return container
+        }
+        let store = try #require(try load(leagueModel()).persistentStoreCoordinator.persistentStores.first)
+        let shown = try #require(store.url)
+        #expect(shown.scheme == "postgres")
+        #expect(shown.password == "***")
+        for text in [shown.absoluteString, "\(store)", String(reflecting: store)] {
+            #expect(!text.contains(password), "\(text)")
+        }
+        let error = #expect(throws: PersistentStoreError.self) { try load(leagueModel([.removeWins])) }
+        #expect(error?.url == shown)
+        #expect(error.map { "\($0)".contains(password) } == false)
+    }
+
+    /// Every attribute type gets the column type that makes PostgreSQL compare as memory does.
+    @Test func columnTypes() throws {
+        let schema = try TestStoreSchema()
+        defer { schema.drop() }
+        let expected: [(AttributeType, String)] = [
+            (.integer16, "smallint"), (.integer32, "integer"), (.integer64, "bigint"), (.boolean, "smallint"),
+            (.double, "double precision"), (.float, "double precision"), (.date, "double precision"),
+            (.decimal, "numeric"), (.string, "text collate C"), (.uri, "text collate C"),
+            (.binaryData, "bytea"), (.uuid, "uuid"),
+        ]
+        let entity = EntityDescription(name: "Everything")
+        entity.properties = expected.map { type, _ in AttributeDescription(name: "\(type)", type: type) }
+        _ = try schema.load(ManagedObjectModel(entities: [entity]))
+        let catalog = try schema.catalog()
+        for (type, column) in expected {
+            #expect(catalog.contains("column Everything.\(type) \(column)"), "\(type)")
+        }
+    }
+
+    /// Version 2 adds an optional attribute, a defaulted one, an entity, a subentity, an index and
+    /// a uniqueness constraint, and makes an attribute required with a default: the store
+    /// migrates in place and keeps the rows written before, filled with the defaults.
+    @Test func lightweightMigrationKeepsRows() throws {
+        let schema = try TestStoreSchema()
+        defer { schema.drop() }
+        let first = try schema.load(leagueModel())
+        let identifier = try #require(first.persistentStoreCoordinator.persistentStores.first?.identifier)
+        let team = try schema.entityCode("Team")
+        try schema.execute("""
+            INSERT INTO \(schema.qualified("Team")) ("_pk", "_entity", "_version", "name", "wins", "city")
+            VALUES (1, \(team), 1, 'Brazil', 5, 'Rio'), (2, \(team), 1, 'Chile', 2, NULL)
+            """)
+        let changes: Set<LeagueChange> = [.addCoach, .addRating, .addStadiumEntity, .addClubSubentity, .addWinsIndex,
+                                          .addNameConstraint, .requiredCityWithDefault]
+        let second = try schema.load(leagueModel(changes))
+        #expect(second.persistentStoreCoordinator.persistentStores.first?.identifier == identifier)
+        #expect(try schema.rows("""
+            SELECT name, wins::text, city, coach, rating::text, "Club_budget"::text FROM \(schema.qualified("Team")) ORDER BY "_pk"
+            """) == ["Brazil | 5 | Rio | nil | 3 | nil", "Chile | 2 | Nowhere | nil | 3 | nil"])
+        let catalog = try schema.catalog()
+        for line in [
+            "r Stadium", "S _ocd_pk_Stadium", "column Stadium.capacity bigint", "column Team.Club_budget numeric",
+            "column Team.coach text collate C",
+            "index CREATE INDEX \"_ocd_index_Team_byWins\" ON \(schema.name).\"Team\" USING btree (wins DESC NULLS LAST, name NULLS FIRST)",
+            "index CREATE UNIQUE INDEX \"_ocd_unique_Team_name\" ON \(schema.name).\"Team\" USING btree (name)",
+        ] {
+            #expect(catalog.contains(line), "missing: \(line)")
+        }
+        // The added column's default is in its DDL, for rows other programs insert.
+        #expect(catalog.contains { $0.hasPrefix("column Team.rating smallint default ") })
+        #expect(try schema.entityCode("Stadium") > schema.entityCode("Player"))
+        // Reopening with version 2 changes nothing; version 1 no longer opens it.
+        _ = try schema.load(leagueModel(changes))
+        #expect(try schema.catalog() == catalog)
+        #expect(throws: PersistentStoreError.self) { try schema.load(leagueModel()) }
+    }
+
+    /// Index changes alone migrate too: a changed index is made again, a removed one dropped.
+    @Test func indexesFollowTheModel() throws {
+        let schema = try TestStoreSchema()
+        defer { schema.drop() }
+        _ = try schema.load(leagueModel([.addWinsIndex]))
+        #expect(try schema.catalog().contains { $0.contains("_ocd_index_Team_byWins") })
+        _ = try schema.load(leagueModel())
+        #expect(try !schema.catalog().contains { $0.contains("_ocd_index_Team_byWins") })
+    }
+
+    /// Differences no lightweight migration can make, and what the error must say of each.
+    static let refusals: [(LeagueChange, String)] = [
+        (.removeWins, "attribute Team.wins was removed"),
+        (.winsAsString, "attribute Team.wins changed type"),
+        (.removePlayerEntity, "entity Player was removed"),
+        (.addRequiredCountry, "attribute Team.country was added as required without a default value"),
+    ]
+
+    /// An incompatible model throws the SQLite store's incompatible-model error, listing the
+    /// difference, and the store is left exactly as it was.
+    @Test(arguments: refusals)
+    func incompatibleModelThrowsAndChangesNothing(change: LeagueChange, fragment: String) throws {
+        let schema = try TestStoreSchema()
+        defer { schema.drop() }
+        _ = try schema.load(leagueModel())
+        try schema.execute("""
+            INSERT INTO \(schema.qualified("Team")) ("_pk", "_entity", "_version", "name", "wins")
+            VALUES (1, \(try schema.entityCode("Team")), 1, 'Brazil', 5)
+            """)
+        let before = try schema.catalog()
+        // With an additive change beside it, so that a migration would have had something to do.
+        #expect {
+            try schema.load(leagueModel([change, .addCoach, .addStadiumEntity]))
+        } throws: { error in
+            guard let error = error as? PersistentStoreError, error.code == PersistentStoreError.incompatibleModel else { return false }
+            return error.message.contains("the store was made by") && error.message.contains(fragment)
+                && error.url?.scheme == "postgres"
+        }
+        #expect(try schema.catalog() == before)
+        #expect(try schema.rows("SELECT name FROM \(schema.qualified("Team"))") == ["Brazil"])
+    }
+
+    /// A migration that fails half-way (rows break a uniqueness constraint being added, after a
+    /// column was added) rolls back whole: the store is as it was.
+    @Test func failedMigrationRollsBackEverything() throws {
+        let schema = try TestStoreSchema()
+        defer { schema.drop() }
+        _ = try schema.load(leagueModel())
+        let team = try schema.entityCode("Team")
+        try schema.execute("""
+            INSERT INTO \(schema.qualified("Team")) ("_pk", "_entity", "_version", "name", "wins")
+            VALUES (1, \(team), 1, 'Brazil', 5), (2, \(team), 1, 'Brazil', 1)
+            """)
+        let before = try schema.catalog()
+        #expect {
+            try schema.load(leagueModel([.addCoach, .addStadiumEntity, .addNameConstraint]))
+        } throws: { error in
+            let error = error as? PersistentStoreError
+            return error?.code == PersistentStoreError.migrationConstraintViolation
+                && error?.message.contains("Team(name)") == true && error?.message.contains("Brazil") == true
+        }
+        #expect(try schema.catalog() == before)
+    }
+
+    /// A store a model of another name made is refused, as SQLite refuses it.
+    @Test func anotherModelIsRefused() throws {
+        let schema = try TestStoreSchema()
+        defer { schema.drop() }
+        _ = try schema.load(leagueModel(), name: "League")
+        let before = try schema.catalog()
+        #expect {
+            try schema.load(leagueModel([.addCoach]), name: "Other")
+        } throws: { error in
+            let error = error as? PersistentStoreError
+            return error?.code == PersistentStoreError.incompatibleModel && error?.message.contains("another model than 'League'") == true
+        }
+        #expect(try schema.catalog() == before)
+    }
+
+    /// Several servers loading one new store at once: each load waits for the one before it
+    /// (the advisory lock), so the store is created once and every load gets its identifier; the
+    /// same for several loads migrating it at once. Each backend is connected before the loads
+    /// are released together, so that they overlap on the server.
+    @Test(.timeLimit(.minutes(2)))
+    func concurrentLoadsCreateAndMigrateOnce() throws {
+        for _ in 0..<3 {
+            let schema = try TestStoreSchema()
+            defer { schema.drop() }
+            var identifiers: Set<String> = []
+            for changes in [Set<LeagueChange>(), [.addCoach, .addStadiumEntity, .addWinsIndex, .addNameConstraint]] {
+                identifiers.formUnion(try loadAtOnce(6, compiled(leagueModel(changes)), in: schema))
+            }
+            #expect(identifiers.count == 1)
+            #expect(try schema.rows("SELECT count(*)::text FROM \(schema.qualified("_ocd_metadata")) WHERE \"key\" = 'storeUUID'") == ["1"])
+            #expect(try schema.catalog().contains("r Stadium"))
+        }
+    }
+
+    /// `model`, compiled (as loading a store compiles it), for backends used without a coordinator.
+    private func compiled(_ model: ManagedObjectModel) throws -> ManagedObjectModel {
+        try PersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(type: .inMemory, at: nil)
+        return model
+    }
+
+    /// Loads the store of `schema` with `count` backends at once, each on a thread of its own;
+    /// every load must succeed. Returns the identifiers they got.
+    private func loadAtOnce(_ count: Int, _ model: ManagedObjectModel, in schema: TestStoreSchema) throws -> Set<String> {
+        let backends = try (0..<count).map { _ in try PostgresStoreBackend(description: schema.description()) }
+        defer { for backend in backends { backend.close() } }
+        for backend in backends { _ = try backend.pool.query("SELECT 1") }
+        let collected = Collected<Result<String, any Error>>()
+        let done = DispatchGroup()
+        let start = DispatchSemaphore(value: 0)
+        for (index, backend) in backends.enumerated() {
+            // A queue each (overcommitting: a thread each, whatever the number of cores).
+            DispatchQueue(label: "load \(index)").async(group: done) {
+                start.wait()
+                collected.append(Result { try backend.load(model: model) })
+            }
+        }
+        for _ in 0..<count { start.signal() }
+        done.wait()
+        var identifiers: Set<String> = []
+        for result in collected.values {
+            switch result {
+            case .success(let identifier): identifiers.insert(identifier)
+            case .failure(let error): Issue.record("a load failed: \(error)")
+            }
+        }
+        #expect(collected.values.count == count)
+        return identifiers
+    }
+
+    /// Primary keys come from the hierarchy's sequence, so two stores on one schema (two
+    /// servers) never hand out the same key, a subentity's from its root's; the generation is
+    /// the one row of `_ocd_generation`.
+    @Test func keysAndGeneration() throws {
+        let schema = try TestStoreSchema()
+        defer { schema.drop() }
+        let model = try schema.load(leagueModel([.addClubSubentity])).managedObjectModel
+        let backends = try (0..<2).map { _ in try PostgresStoreBackend(description: schema.description()) }
+        defer { for backend in backends { backend.close() } }
+        for backend in backends { _ = try backend.load(model: model) }
+        let team = try #require(model.entitiesByName["Team"]), club = try #require(model.entitiesByName["Club"])
+        let player = try #require(model.entitiesByName["Player"])
+        var keys: [Int64] = []
+        for (backend, entity) in [(backends[0], team), (backends[1], club), (backends[0], club)] {
+            keys += try backend.allocatePrimaryKeys(for: entity, count: 3)
+        }
+        #expect(keys == Array(Int64(1)...9))
+        #expect(try backends[1].allocatePrimaryKeys(for: player, count: 2) == [1, 2])
+        #expect(try backends[1].allocatePrimaryKeys(for: player, count: 0) == [])
+        #expect(try backends.map { try $0.generation() } == [0, 0])
+        try schema.execute("UPDATE \(schema.qualified("_ocd_generation")) SET \"value\" = 7")
+        #expect(try backends.map { try $0.generation() } == [7, 7])
+    }
+
+    /// What later steps build (reads, saves) throws an error saying so, rather than failing
+    /// some other way.
+    @Test func laterStepsThrowNotSupportedYet() throws {
+        let schema = try TestStoreSchema()
+        defer { schema.drop() }
+        let container = try schema.load(leagueModel())
+        let context = container.newBackgroundContext()
+        let isNotSupportedYet: @Sendable (any Error) -> Bool = { error in
+            let error = error as? PersistentStoreError
+            return error?.code == PersistentStoreError.notSupportedYet
+                && error?.message.contains("the PostgreSQL store does not support") == true
+        }
+        try context.performAndWait {
+            #expect { try context.fetch(FetchRequest<ManagedObject>(entityName: "Team")) } throws: { isNotSupportedYet($0) }
+            #expect { try context.count(for: FetchRequest<ManagedObject>(entityName: "Team")) } throws: { isNotSupportedYet($0) }
+            let team = try #require(container.managedObjectModel.entitiesByName["Team"])
+            let object = ManagedObject(entity: team, insertInto: context)
+            object.setValue("Brazil", forKey: "name")
+            #expect { try context.save() } throws: { isNotSupportedYet($0) }
+        }
+    }
+}
+#endif
