@@ -10,8 +10,9 @@ import PostgresNIO
 ///
 /// Built in the steps of Docs/PostgresStore.md's work plan. So far it loads: it creates the store
 /// in its PostgreSQL schema, checks that the model may open it, migrates it
-/// (`PostgresStoreBackend+Load.swift`), reserves primary keys and reads the store generation.
-/// Reads, saves and batch requests throw ``PersistentStoreError/notSupportedYet``.
+/// (`PostgresStoreBackend+Load.swift`), reserves primary keys, reads the store generation, saves
+/// (`+Save`, `+Constraints`) and reads objects and to-many relationships by key (`+Read`).
+/// Fetches, counts and batch requests throw ``PersistentStoreError/notSupportedYet``.
 package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionChecking, @unchecked Sendable {
     package let url: PostgresStoreURL
     package let description: PersistentStoreDescription
@@ -23,6 +24,29 @@ package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionCh
         package let identifier: String
         package let schema: PostgresSchema
         package let codes: [String: Int64]
+        /// The entities of the store's rows, by the code in their `_entity` column.
+        package let entityByCode: [Int64: EntityDescription]
+        /// The codes of ``entityByCode``, by entity.
+        let codeByEntity: [ObjectIdentifier: Int64]
+
+        init(identifier: String, schema: PostgresSchema, codes: [String: Int64]) {
+            self.identifier = identifier
+            self.schema = schema
+            self.codes = codes
+            var entityByCode: [Int64: EntityDescription] = [:]
+            for table in schema.tables {
+                for entity in table.root.selfAndDescendants {
+                    if let code = codes[entity.entityName] { entityByCode[code] = entity }
+                }
+            }
+            self.entityByCode = entityByCode
+            codeByEntity = Dictionary(entityByCode.map { (ObjectIdentifier($0.value), $0.key) }, uniquingKeysWith: { first, _ in first })
+        }
+
+        /// The store's code of an entity (0 for one the store does not know, which no row has).
+        func code(of entity: EntityDescription) -> Int64 {
+            codeByEntity[ObjectIdentifier(entity)] ?? 0
+        }
     }
 
     // Guarded by `lock` (hence `@unchecked Sendable`).
@@ -97,17 +121,8 @@ package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionCh
         PersistentStoreError(
             PersistentStoreError.notSupportedYet,
             "the PostgreSQL store does not support \(operation) yet: so far it loads stores (creating and migrating "
-                + "them), reserves primary keys and reads the store generation",
+                + "them), saves, and reads objects and relationships by key",
             url: errorURL)
-    }
-
-    package func snapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
-        throw notSupportedYet("reading objects")
-    }
-
-    package func relatedObjectIDs(of ids: [ManagedObjectID], through relationship: RelationshipDescription) throws
-        -> [ManagedObjectID: [ManagedObjectID]] {
-        throw notSupportedYet("reading to-many relationships")
     }
 
     package func fetch(_ fetch: StoreFetch) throws -> StoreFetchResult {
@@ -125,10 +140,6 @@ package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionCh
     package func readingAttributes<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
                                       _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?]) throws -> T) throws -> T {
         throw notSupportedYet("reading attributes")
-    }
-
-    package func save(_ request: SaveRequest) throws -> SaveOutcome {
-        throw notSupportedYet("saving")
     }
 }
 #endif

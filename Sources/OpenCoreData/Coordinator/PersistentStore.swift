@@ -39,7 +39,7 @@ public final class PersistentStore: @unchecked Sendable, CustomStringConvertible
     /// The model configuration the store holds; always the default one.
     public let configurationName: String = "Default"
 
-    let backend: any PersistentStoreBackend
+    package let backend: any PersistentStoreBackend
 
     init(type: StoreType, url: URL?, identifier: String, isReadOnly: Bool, backend: any PersistentStoreBackend) {
         self.type = type

@@ -88,7 +88,7 @@ public final class EntityDescription: @unchecked Sendable, Hashable, CustomStrin
 
     /// Every property including inherited ones, inherited first; an object's storage has one slot
     /// per entry, at ``PropertyDescription/slot``.
-    var slots: [PropertyDescription] = []
+    package internal(set) var slots: [PropertyDescription] = []
     var slotByName: [String: Int] = [:]
     /// Slots of `@Managed` properties by their storage key path's identity, filled on first use:
     /// one lookup per property access instead of two, one of them by name. See

@@ -43,7 +43,7 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
 
     /// The property's position in every object's storage, assigned when the model is compiled.
     /// Inherited properties keep their position in subentities.
-    var slot: Int = -1
+    package internal(set) var slot: Int = -1
 
     init(name: String) {
         self.name = name

@@ -1,14 +1,14 @@
 /// How a store keeps a relationship. Every to-one has a column holding the destination's key;
 /// a to-many whose inverse is to-one is read through that inverse's column; the rest (many-to-many,
 /// and to-many without an inverse) use a join table owned by one end.
-enum RelationshipStorage {
+package enum RelationshipStorage {
     case foreignKey
     case inverseForeignKey(RelationshipDescription)
     case joinTable(owner: RelationshipDescription)
 }
 
 extension RelationshipDescription {
-    var storage: RelationshipStorage {
+    package var storage: RelationshipStorage {
         if !isToMany { return .foreignKey }
         guard let inverse = inverseRelationship else { return .joinTable(owner: self) }
         if !inverse.isToMany { return .inverseForeignKey(inverse) }

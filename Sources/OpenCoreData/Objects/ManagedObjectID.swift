@@ -20,12 +20,12 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Cust
     /// The store's identifier for permanent IDs; nil for temporary ones.
     let storeIdentifier: String?
     /// The primary key for a permanent ID; a process-wide serial number for a temporary one.
-    let key: Int64
+    package let key: Int64
 
     /// Whether the ID will change when the object is saved.
     public var isTemporaryID: Bool { storeIdentifier == nil }
 
-    init(entity: EntityDescription, storeIdentifier: String, primaryKey: Int64) {
+    package init(entity: EntityDescription, storeIdentifier: String, primaryKey: Int64) {
         self.entity = entity
         self.storeIdentifier = storeIdentifier
         self.key = primaryKey

@@ -57,9 +57,9 @@ package struct SQLiteSchema: @unchecked Sendable {
     package private(set) var joinTables: [ObjectIdentifier: JoinTable] = [:]
     package private(set) var indexes: [Index] = []
     /// The select-list position of each slot's column, per entity (nil for to-many and transient).
-    private(set) var columnIndexBySlot: [ObjectIdentifier: [Int?]] = [:]
+    package private(set) var columnIndexBySlot: [ObjectIdentifier: [Int?]] = [:]
     /// The select-list position of each to-one slot's entity-code column, per entity.
-    private(set) var entityCodeColumnBySlot: [ObjectIdentifier: [Int?]] = [:]
+    package private(set) var entityCodeColumnBySlot: [ObjectIdentifier: [Int?]] = [:]
 
     package init(model: ManagedObjectModel) throws(ModelError) {
         for entity in model.entities where entity.superentity == nil {
@@ -112,7 +112,7 @@ package struct SQLiteSchema: @unchecked Sendable {
 
     /// The columns storing a property: one for an attribute, two (key and entity code) for a
     /// to-one, none for a to-many.
-    func columnNames(of property: PropertyDescription) -> [String] {
+    package func columnNames(of property: PropertyDescription) -> [String] {
         let name = columnName(of: property)
         if property is AttributeDescription { return [name] }
         guard let relationship = property as? RelationshipDescription, !relationship.isToMany else { return [] }

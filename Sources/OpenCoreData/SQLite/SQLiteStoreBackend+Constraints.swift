@@ -31,7 +31,7 @@ extension SQLiteStoreBackend {
                                                      values: claim.values, databaseRow: holder))
         }
         if !conflicts.isEmpty {
-            let stale = Self.versionConflicts(of: request, preImages: preImages)
+            let stale = request.versionConflicts(preImages: preImages)
             return stale.isEmpty ? .constraintConflicts(conflicts) : .conflicts(stale)
         }
         try clearChangingValues(of: request, claims: claims, db, loaded: loaded)
@@ -51,26 +51,11 @@ extension SQLiteStoreBackend {
         return try decode(row, loaded: loaded)
     }
 
-    /// Rows of the request whose stored version is not the one the change was based on.
-    static func versionConflicts(of request: SaveRequest, preImages: [ManagedObjectID: RowSnapshot]) -> [StoreConflict] {
-        let expected = request.updated.map { ($0.snapshot.objectID, $0.expectedVersion) }
-            + request.deleted.map { ($0.objectID, $0.expectedVersion) }
-        return expected.compactMap { id, version in
-            preImages[id]?.version == version ? nil : StoreConflict(objectID: id, current: preImages[id])
-        }
-    }
-
     /// Sets to NULL the changed constrained columns of rows that change values of a constraint
     /// two or more rows of the save change, before the updates write the new values.
     private func clearChangingValues(of request: SaveRequest, claims: ConstraintClaims, _ db: Database, loaded: Loaded) throws {
-        let exchanging = claims.changing.filter { $0.value.count > 1 }
-        guard !exchanging.isEmpty else { return }
-        for update in request.updated {
-            let id = update.snapshot.objectID
-            let changed = Set(update.changedSlots)
-            let properties = exchanging.filter { $0.value.contains(id) }.keys
-                .flatMap(\.properties).filter { changed.contains($0.slot) }
-            guard !properties.isEmpty, let table = loaded.schema.table(for: id.entity) else { continue }
+        for (id, properties) in request.exchangedConstrainedProperties(claims) {
+            guard let table = loaded.schema.table(for: id.entity) else { continue }
             let columns = Set(properties.flatMap(loaded.schema.columnNames(of:))).sorted()
             try db.execute(sql: "UPDATE \(quoted(table.name)) SET \(columns.map { "\(quoted($0)) = NULL" }.joined(separator: ", ")) WHERE \"_pk\" = ?",
                            arguments: [id.key])

@@ -24,7 +24,7 @@ package struct SQLiteUniqueIndex {
     package let scope: String?
 
     /// - Parameter code: The store's code of an entity.
-    init?(_ constraint: UniquenessConstraint, schema: SQLiteSchema, code: (EntityDescription) -> Int64?) {
+    package init?(_ constraint: UniquenessConstraint, schema: SQLiteSchema, code: (EntityDescription) -> Int64?) {
         guard let table = schema.table(for: constraint.entity) else { return nil }
         self.constraint = constraint
         self.table = table.name

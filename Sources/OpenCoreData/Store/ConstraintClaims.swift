@@ -12,6 +12,13 @@ package struct StoreConstraintConflict: Sendable {
     package var values: [PropertyValue]
     /// The stored row that holds them, read in the save's transaction.
     package var databaseRow: RowSnapshot
+
+    package init(constraint: UniquenessConstraint, objectID: ManagedObjectID, values: [PropertyValue], databaseRow: RowSnapshot) {
+        self.constraint = constraint
+        self.objectID = objectID
+        self.values = values
+        self.databaseRow = databaseRow
+    }
 }
 
 /// The constrained values a save's rows take: each new row's, and each changed row's whose
@@ -72,6 +79,39 @@ extension SaveRequest {
             }
         }
         return result
+    }
+}
+
+extension SaveRequest {
+    /// Rows of the request whose stored version is not the one the change was based on, or that
+    /// are no longer stored: what a store reports when the save also breaks a constraint.
+    ///
+    /// - Parameter preImages: The updated and deleted rows as stored now, read in the save's
+    ///   transaction.
+    package func versionConflicts(preImages: [ManagedObjectID: RowSnapshot]) -> [StoreConflict] {
+        let expected = updated.map { ($0.snapshot.objectID, $0.expectedVersion) }
+            + deleted.map { ($0.objectID, $0.expectedVersion) }
+        return expected.compactMap { id, version in
+            preImages[id]?.version == version ? nil : StoreConflict(objectID: id, current: preImages[id])
+        }
+    }
+}
+
+extension SaveRequest {
+    /// The updated rows that change values of a constraint two or more rows of the save change,
+    /// each with its changed constrained properties: a store clears their columns before the
+    /// updates, so that rows may exchange values (or one take another's) without tripping the
+    /// unique index between two updates.
+    package func exchangedConstrainedProperties(_ claims: ConstraintClaims) -> [(ManagedObjectID, [PropertyDescription])] {
+        let exchanging = claims.changing.filter { $0.value.count > 1 }
+        guard !exchanging.isEmpty else { return [] }
+        return updated.compactMap { update in
+            let id = update.snapshot.objectID
+            let changed = Set(update.changedSlots)
+            let properties = exchanging.filter { $0.value.contains(id) }.keys
+                .flatMap(\.properties).filter { changed.contains($0.slot) }
+            return properties.isEmpty ? nil : (id, properties)
+        }
     }
 }
 

@@ -14,7 +14,7 @@ package struct IDMapping: Sendable, Sequence {
 
     /// Permanent IDs for the temporary IDs among `ids`, in their order, with primary keys from
     /// `allocate` (called once per entity hierarchy, for that many keys).
-    static func allocating(for ids: [ManagedObjectID], storeIdentifier: String,
+    package static func allocating(for ids: [ManagedObjectID], storeIdentifier: String,
                            _ allocate: (_ root: EntityDescription, _ count: Int) throws -> [Int64]) rethrows -> IDMapping {
         // A save holds few hierarchies: their positions, by root, in a short list.
         var groups: [(root: EntityDescription, positions: [Int])] = []
@@ -49,7 +49,7 @@ package struct IDMapping: Sendable, Sequence {
 
     /// The permanent IDs of `ids`, in their order: the mapped ones from this mapping, taken in
     /// step (the mapping was made for these IDs, in this order), the others unchanged.
-    func replacing(inOrder ids: [ManagedObjectID]) -> [ManagedObjectID] {
+    package func replacing(inOrder ids: [ManagedObjectID]) -> [ManagedObjectID] {
         var next = pairs.makeIterator()
         var pending = next.next()
         return ids.map { id in

@@ -32,6 +32,8 @@ package struct SaveRequest: Sendable {
     /// Who saves, for the store's persistent history.
     package var transactionInfo = HistoryTransactionInfo()
 
+    package init() {}
+
     package var isEmpty: Bool {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty && joinChanges.isEmpty
     }
@@ -43,6 +45,12 @@ package struct RowUpdate: Sendable {
     /// The version the change is based on; the row must still have it, unless a merge policy
     /// decided to overwrite.
     package var expectedVersion: Int64
+
+    package init(snapshot: RowSnapshot, changedSlots: [Int], expectedVersion: Int64) {
+        self.snapshot = snapshot
+        self.changedSlots = changedSlots
+        self.expectedVersion = expectedVersion
+    }
 }
 
 package struct RowDeletion: Sendable {
@@ -63,6 +71,11 @@ package struct StoreConflict: Sendable {
     package var objectID: ManagedObjectID
     /// The row as the store has it now, or nil if it was deleted.
     package var current: RowSnapshot?
+
+    package init(objectID: ManagedObjectID, current: RowSnapshot?) {
+        self.objectID = objectID
+        self.current = current
+    }
 }
 
 /// What a store reports after a save.
@@ -109,7 +122,7 @@ extension RowSnapshot {
 extension SaveRequest {
     /// Whether rows or links point to objects not saved yet (beyond new rows' own IDs), so that
     /// writing them needs a lookup by temporary ID.
-    var referencesTemporaryIDs: Bool {
+    package var referencesTemporaryIDs: Bool {
         inserted.contains(where: \.referencesTemporaryIDs) || updated.contains { $0.snapshot.referencesTemporaryIDs }
             || joinChanges.contains { $0.source.isTemporaryID || $0.destination.isTemporaryID }
     }

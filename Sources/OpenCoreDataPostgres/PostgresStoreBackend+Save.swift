@@ -1,0 +1,278 @@
+#if Postgres
+import Foundation
+package import OpenCoreData
+import PostgresNIO
+
+/// Saves: one READ COMMITTED transaction each, on one pooled connection, in the steps of
+/// Docs/PostgresStore.md, "A save": keys from the sequences, the pre-images locked `FOR UPDATE`
+/// (what SQLite's single writer gives for free), the version and constraint checks, deletes,
+/// updates, inserts and links, then the generation row, last, so that it is locked only from
+/// there to the commit and every commit takes the next number.
+extension PostgresStoreBackend {
+    /// How many times a save runs when PostgreSQL refuses it for a reason another run resolves:
+    /// a unique index finding a row another writer committed after the constraint check
+    /// (`23505`: the next run's check finds the row and reports the conflict), or a deadlock
+    /// (`40P01`).
+    static let saveAttempts = 3
+
+    /// The most parameters one statement is given (PostgreSQL allows 65,535).
+    static let parametersPerStatement = 30_000
+
+    package func save(_ request: SaveRequest) throws -> SaveOutcome {
+        let loaded = try loaded
+        // Before any connection: nothing is written when a value cannot be stored.
+        try refuseNullCharacters(in: request)
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try pool.withConnection("saving") { connection in
+                    do {
+                        return try connection.transaction("BEGIN ISOLATION LEVEL READ COMMITTED") {
+                            try write(request, connection, loaded: loaded)
+                        }
+                    } catch let declined as DeclinedSave {
+                        return declined.outcome
+                    } catch let error as PSQLError where Self.retriedStates.contains(error.serverInfo?[.sqlState] ?? "") {
+                        throw RetriedSave(sqlState: error.serverInfo?[.sqlState] ?? "", reason: PostgresErrors.reason(error))
+                    }
+                }
+            } catch let retried as RetriedSave {
+                guard attempt < Self.saveAttempts else {
+                    throw PersistentStoreError(
+                        retried.sqlState == "23505" ? PersistentStoreError.constraintViolation : PersistentStoreError.saveFailed,
+                        "PostgreSQL refused the save \(attempt) times: \(retried.reason). Nothing was saved",
+                        url: errorURL)
+                }
+                log.debug("saving again after \(retried.reason)")
+            }
+        }
+    }
+
+    /// `unique_violation` and `deadlock_detected`.
+    private static let retriedStates: Set<String> = ["23505", "40P01"]
+
+    /// A save that found conflicts: the transaction rolls back and the outcome is returned.
+    private struct DeclinedSave: Error {
+        let outcome: SaveOutcome
+    }
+
+    /// A save PostgreSQL refused in a way the next run resolves.
+    private struct RetriedSave: Error {
+        let sqlState: String
+        let reason: String
+    }
+
+    private func write(_ request: SaveRequest, _ connection: PooledConnection, loaded: Loaded) throws -> SaveOutcome {
+        let mapping = try IDMapping.allocating(for: request.inserted.map(\.objectID), storeIdentifier: loaded.identifier) { root, count in
+            try allocateKeys(for: root, count: count, connection, loaded: loaded)
+        }
+        let save = request.replacingIDs(mapping.dictionary())
+        let overwritten = save.updated.map(\.snapshot.objectID) + save.deleted.map(\.objectID)
+        let preImages = Dictionary(try snapshots(for: overwritten, connection, loaded: loaded, lockingForUpdate: true)
+            .map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+
+        // The rows are locked: their versions cannot change before the commit. Rows that changed
+        // since they were read come first (then constraints are not checked), as on SQLite.
+        let expected = save.deleted.map { ($0.objectID, $0.expectedVersion) } + save.updated.map { ($0.snapshot.objectID, $0.expectedVersion) }
+        let conflicts = expected.compactMap { id, version in
+            preImages[id]?.version == version ? nil : StoreConflict(objectID: id, current: preImages[id])
+        }
+        if !conflicts.isEmpty { throw DeclinedSave(outcome: .conflicts(conflicts)) }
+        // The constraint check takes the request as the context made it: conflicts name new rows
+        // by their temporary IDs.
+        if let outcome = try checkConstraints(of: request, connection, loaded: loaded) {
+            throw DeclinedSave(outcome: outcome)
+        }
+
+        // Deletions first: a row of this save may take the constrained values of a deleted one.
+        try delete(save.deleted.map(\.objectID), connection, loaded: loaded)
+        for update in save.updated {
+            try self.update(update, connection, loaded: loaded)
+        }
+        try insert(save.inserted, connection, loaded: loaded)
+        try writeLinks(save.joinChanges, connection, loaded: loaded)
+        try deleteLinks(of: save.deleted.map(\.objectID), connection, loaded: loaded)
+        let after = try connection.query(PostgresQuery(unsafeSQL:
+            "UPDATE \(loaded.schema.qualified(PostgresSchema.generationTable)) SET \"value\" = \"value\" + 1 RETURNING \"value\""))
+            .first?.decode(Int64.self) ?? 1
+        return .committed(permanentIDs: mapping, preImages: preImages,
+                          generations: CommitGenerations(before: after - 1, after: after), historyToken: nil)
+    }
+
+    /// Keys from the hierarchy's sequence, on the save's connection (`nextval` is not rolled
+    /// back, so a save that fails leaves a gap, which nothing minds).
+    private func allocateKeys(for root: EntityDescription, count: Int, _ connection: PooledConnection, loaded: Loaded) throws -> [Int64] {
+        guard let table = loaded.schema.layout.table(for: root) else { return [] }
+        let sequence = loaded.schema.qualified(loaded.schema.sequenceName(of: table))
+        let rows = try connection.query("SELECT nextval(\(sequence)::regclass) FROM generate_series(1, \(count))")
+        return try rows.map { try $0.decode(Int64.self) }
+    }
+
+    // MARK: Rows
+
+    private func delete(_ ids: [ManagedObjectID], _ connection: PooledConnection, loaded: Loaded) throws {
+        for group in Dictionary(grouping: ids, by: { ObjectIdentifier($0.entity.rootEntity) }).values {
+            guard let table = loaded.schema.layout.table(for: group[0].entity) else { continue }
+            var query = PostgresQuery(unsafeSQL: "DELETE FROM \(loaded.schema.qualified(table.name)) WHERE \"_pk\" = ANY($1::bigint[])")
+            query.binds.append(group.map(\.key))
+            _ = try connection.query(query)
+        }
+    }
+
+    /// Writes the changed columns; the row's version was checked under its lock.
+    private func update(_ update: RowUpdate, _ connection: PooledConnection, loaded: Loaded) throws {
+        let id = update.snapshot.objectID
+        guard let table = loaded.schema.layout.table(for: id.entity) else { return }
+        let columns = Self.columnsByName(table)
+        var binds = PostgresBindings()
+        var assignments: [String] = []
+        for slot in update.changedSlots {
+            let property = id.entity.slots[slot]
+            for (position, name) in loaded.schema.layout.columnNames(of: property).enumerated() {
+                guard let column = columns[name] else { continue }
+                try Self.append(column: position, of: update.snapshot.value(at: slot), to: &binds, loaded: loaded)
+                assignments.append("\(quoted(name)) = \(PostgresValueCoding.placeholder(binds.count, for: column))")
+            }
+        }
+        assignments.append("\"_version\" = \"_version\" + 1")
+        binds.append(id.key)
+        _ = try connection.query(PostgresQuery(
+            unsafeSQL: "UPDATE \(loaded.schema.qualified(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = $\(binds.count)",
+            binds: binds))
+    }
+
+    /// New rows, with one multi-row `INSERT … VALUES` per entity and chunk of rows, every value a
+    /// parameter cast to its column's type.
+    ///
+    /// A multi-row `VALUES` rather than `unnest` of one array per column (the design's plan):
+    /// postgres-nio encodes arrays of non-optional values only, and nearly every column has NULLs;
+    /// an encoder of arrays with NULL elements comes with batch inserts (step 7), where one
+    /// statement for 100,000 rows matters. Here a statement takes up to
+    /// ``parametersPerStatement`` values.
+    private func insert(_ rows: [RowSnapshot], _ connection: PooledConnection, loaded: Loaded) throws {
+        var entities: [EntityDescription] = []
+        var rowsByEntity: [ObjectIdentifier: [RowSnapshot]] = [:]
+        for row in rows {
+            let entity = row.objectID.entity
+            if rowsByEntity[ObjectIdentifier(entity)] == nil { entities.append(entity) }
+            rowsByEntity[ObjectIdentifier(entity), default: []].append(row)
+        }
+        for entity in entities {
+            guard let table = loaded.schema.layout.table(for: entity), let entityRows = rowsByEntity[ObjectIdentifier(entity)] else { continue }
+            let byName = Self.columnsByName(table)
+            var columns: [(column: SQLiteSchema.Column, position: Int, slot: Int)] = []
+            for property in entity.slots where property.isPersistent {
+                for (position, name) in loaded.schema.layout.columnNames(of: property).enumerated() {
+                    if let column = byName[name] { columns.append((column, position, property.slot)) }
+                }
+            }
+            let names = (["_pk", "_entity", "_version"] + columns.map(\.column.name)).map(quoted).joined(separator: ", ")
+            let prefix = "INSERT INTO \(loaded.schema.qualified(table.name)) (\(names)) VALUES "
+            let code = loaded.code(of: entity)
+            let rowsPerStatement = max(1, Self.parametersPerStatement / (columns.count + 1))
+            for start in stride(from: 0, to: entityRows.count, by: rowsPerStatement) {
+                var binds = PostgresBindings()
+                var tuples: [String] = []
+                for row in entityRows[start..<min(start + rowsPerStatement, entityRows.count)] {
+                    binds.append(row.objectID.key)
+                    var placeholders = ["$\(binds.count)::bigint", "\(code)", "1"]
+                    for (column, position, slot) in columns {
+                        try Self.append(column: position, of: row.value(at: slot), to: &binds, loaded: loaded)
+                        placeholders.append(PostgresValueCoding.placeholder(binds.count, for: column))
+                    }
+                    tuples.append("(\(placeholders.joined(separator: ", ")))")
+                }
+                _ = try connection.query(PostgresQuery(unsafeSQL: prefix + tuples.joined(separator: ", "), binds: binds))
+            }
+        }
+    }
+
+    /// The table's columns by name.
+    static func columnsByName(_ table: SQLiteSchema.Table) -> [String: SQLiteSchema.Column] {
+        Dictionary(table.columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// What the `column`th column storing a property (see `SQLiteSchema.columnNames(of:)`)
+    /// holds for `value`: the value, or in a to-one's second column the destination's entity code.
+    static func append(column: Int, of value: PropertyValue, to binds: inout PostgresBindings, loaded: Loaded) throws {
+        guard column == 1 else { return try PostgresValueCoding.append(value, to: &binds) }
+        if let id = value.objectID { binds.append(loaded.code(of: id.entity)) } else { binds.appendNull() }
+    }
+
+    // MARK: Links
+
+    /// Join-table links, in runs of one table and kind, each run one statement.
+    private func writeLinks(_ changes: [JoinChange], _ connection: PooledConnection, loaded: Loaded) throws {
+        var start = changes.startIndex
+        while start < changes.endIndex {
+            let first = changes[start]
+            var end = start + 1
+            while end < changes.endIndex, changes[end].relationship === first.relationship, changes[end].isInsertion == first.isInsertion {
+                end += 1
+            }
+            defer { start = end }
+            guard let joinTable = loaded.schema.layout.joinTable(for: first.relationship) else { continue }
+            let run = changes[start..<end]
+            let name = loaded.schema.qualified(joinTable.name)
+            var query: PostgresQuery
+            if first.isInsertion {
+                query = PostgresQuery(unsafeSQL: "INSERT INTO \(name) (\"source\", \"source_entity\", \"target\", \"target_entity\") "
+                    + "SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[]) ON CONFLICT DO NOTHING")
+                query.binds.append(run.map(\.source.key))
+                query.binds.append(run.map { loaded.code(of: $0.source.entity) })
+                query.binds.append(run.map(\.destination.key))
+                query.binds.append(run.map { loaded.code(of: $0.destination.entity) })
+            } else {
+                query = PostgresQuery(unsafeSQL: "DELETE FROM \(name) WHERE (\"source\", \"target\") IN "
+                    + "(SELECT * FROM unnest($1::bigint[], $2::bigint[]))")
+                query.binds.append(run.map(\.source.key))
+                query.binds.append(run.map(\.destination.key))
+            }
+            _ = try connection.query(query)
+        }
+    }
+
+    /// Deleted rows take their join-table links with them.
+    private func deleteLinks(of ids: [ManagedObjectID], _ connection: PooledConnection, loaded: Loaded) throws {
+        guard !ids.isEmpty else { return }
+        for joinTable in loaded.schema.joinTables {
+            let owner = joinTable.owner
+            for (column, end) in [("source", owner.entity), ("target", owner.destinationEntity)] {
+                guard let root = end?.rootEntity else { continue }
+                let keys = ids.filter { $0.entity.rootEntity === root }.map(\.key)
+                guard !keys.isEmpty else { continue }
+                var query = PostgresQuery(unsafeSQL: "DELETE FROM \(loaded.schema.qualified(joinTable.name)) WHERE \"\(column)\" = ANY($1::bigint[])")
+                query.binds.append(keys)
+                _ = try connection.query(query)
+            }
+        }
+    }
+
+    // MARK: Values PostgreSQL cannot store
+
+    /// PostgreSQL's text cannot hold U+0000 (`null character not permitted`): such a save is
+    /// refused before anything is written, naming the object and the attribute.
+    ///
+    /// - Throws: ``PersistentStoreError/saveFailed``.
+    private func refuseNullCharacters(in request: SaveRequest) throws {
+        func check(_ row: RowSnapshot, slots: [Int]) throws {
+            for slot in slots {
+                guard case .string(let text) = row.value(at: slot), text.utf8.contains(0) else { continue }
+                let attribute = row.objectID.entity.slots[slot]
+                throw PersistentStoreError(
+                    PersistentStoreError.saveFailed,
+                    "\(row.objectID.entity.entityName).\(attribute.name) of \(row.objectID) holds the character U+0000, which "
+                        + "PostgreSQL cannot store in text; nothing was saved",
+                    url: errorURL)
+            }
+        }
+        for row in request.inserted {
+            try check(row, slots: Array(row.values.indices))
+        }
+        for update in request.updated {
+            try check(update.snapshot, slots: update.changedSlots)
+        }
+    }
+}
+#endif

@@ -1,0 +1,166 @@
+#if Postgres
+import Dispatch
+import Foundation
+import OpenCoreData
+import OpenCoreDataPostgres
+import PostgresNIO
+import Testing
+
+/// Optimistic locking and uniqueness constraints on PostgreSQL: the same races on two
+/// coordinators, resolved by each merge policy, leave the same rows and errors as on SQLite.
+@Suite struct PostgresConflictTests {
+    static let policies: [(name: String, policy: MergePolicy)] = [
+        ("error", .error), ("objectTrump", .mergeByPropertyObjectTrump), ("storeTrump", .mergeByPropertyStoreTrump),
+        ("overwrite", .overwrite), ("rollback", .rollback),
+    ]
+
+    /// The outcome of a race on one store kind: the second save's error and the rows after.
+    struct Outcome: Equatable, CustomStringConvertible {
+        var error: String
+        var rows: [String]
+        var description: String { "\(error): \(rows)" }
+    }
+
+    /// Two contexts on two coordinators read a node at version 1; the first changes some values
+    /// and saves, the second changes others (one the same) and saves under `policy`.
+    private func versionRace(_ kind: SaveTestStore.Kind, policy: MergePolicy) throws -> Outcome {
+        let store = try SaveTestStore(kind)
+        let first = try store.container().newBackgroundContext()
+        let secondContainer = try store.container()
+        let second = secondContainer.newBackgroundContext()
+        second.mergePolicy = policy
+        let ids = try first.performAndWait {
+            let nodes = try (0..<2).map { index -> ManagedObject in
+                let node = try EntityDescription.insertNewObject(forEntityName: "Node", into: first)
+                node.setValue("n\(index)", forKey: "label")
+                node.setValue(Int32(1), forKey: "medium")
+                return node
+            }
+            try first.save()
+            return nodes.map(\.objectID)
+        }
+        let held = try second.performAndWait { try ids.map { try second.existingObject(with: $0) } }
+        try first.performAndWait {
+            let node = try first.existingObject(with: ids[0])
+            node.setValue(Int32(2), forKey: "medium")
+            node.setValue("first", forKey: "text")
+            try first.delete(first.existingObject(with: ids[1]))
+            try first.save()
+        }
+        let error = second.performAndWait { () -> (any Error)? in
+            held[0].setValue(Int32(3), forKey: "medium")
+            held[0].setValue(Int64(3), forKey: "large")
+            held[1].setValue("edited after its deletion", forKey: "text")
+            return second.saveCatching()
+        }
+        return Outcome(error: errorSummary(error), rows: dump(ids, in: try store.container()))
+    }
+
+    @Test(arguments: policies.map(\.name))
+    func versionConflictsResolveAsOnSQLite(policyName: String) throws {
+        let policy = try #require(Self.policies.first { $0.name == policyName }?.policy)
+        let sqlite = try versionRace(.sqlite, policy: policy)
+        let postgres = try versionRace(.postgres, policy: policy)
+        #expect(postgres == sqlite)
+        // The race did conflict: the second save's values are not simply written.
+        if policyName == "error" {
+            #expect(postgres.error == "ObjectGraphError \(ObjectGraphError.mergeConflict)")
+        }
+        #expect(postgres.rows[0].contains("medium=int 2") || postgres.rows[0].contains("medium=int 3"))
+    }
+
+    /// A second coordinator inserts an object claiming a code the first saved, and changes a
+    /// stored object's code to another stored one, under `policy`.
+    private func constraintRace(_ kind: SaveTestStore.Kind, policy: MergePolicy) throws -> Outcome {
+        let store = try SaveTestStore(kind)
+        let first = try store.container().newBackgroundContext()
+        let second = try store.container().newBackgroundContext()
+        second.mergePolicy = policy
+        var ids = try first.performAndWait {
+            let objects = try (1...2).map { code -> ManagedObject in
+                let object = try EntityDescription.insertNewObject(forEntityName: "Keyed", into: first)
+                object.setValue("stored\(code)", forKey: "label")
+                object.setValue(Int32(code), forKey: "code")
+                object.setValue("first", forKey: "value")
+                return object
+            }
+            try first.save()
+            return objects.map(\.objectID)
+        }
+        let (error, newID) = try second.performAndWait { () throws -> ((any Error)?, ManagedObjectID) in
+            let claimant = try EntityDescription.insertNewObject(forEntityName: "Keyed", into: second)
+            claimant.setValue("claimant", forKey: "label")
+            claimant.setValue(Int32(1), forKey: "code")
+            claimant.setValue("second", forKey: "value")
+            let error = second.saveCatching()
+            return (error, claimant.objectID)
+        }
+        ids.append(newID)
+        return Outcome(error: errorSummary(error), rows: dump(ids, in: try store.container()))
+    }
+
+    @Test(arguments: policies.map(\.name))
+    func constraintConflictsResolveAsOnSQLite(policyName: String) throws {
+        let policy = try #require(Self.policies.first { $0.name == policyName }?.policy)
+        let sqlite = try constraintRace(.sqlite, policy: policy)
+        let postgres = try constraintRace(.postgres, policy: policy)
+        #expect(postgres == sqlite)
+        if policyName == "error" {
+            #expect(postgres.error == "ObjectGraphError \(ObjectGraphError.constraintConflict)")
+        }
+    }
+
+    /// Another session inserts a row with the code a save claims and commits only after the
+    /// save's constraint check passed: the save's INSERT waits on the unique index, fails with
+    /// `23505`, runs again, and the merge policy resolves the conflict as it does when the row
+    /// was there first (here the error policy reports it; object trump overwrites the row).
+    @Test(arguments: ["error", "objectTrump"])
+    func uniqueViolationFromAConcurrentWriterBecomesAConstraintConflict(policyName: String) throws {
+        let policy = try #require(Self.policies.first { $0.name == policyName }?.policy)
+        let store = try SaveTestStore(.postgres)
+        let schema = try store.postgresSchema
+        let context = try store.container().newBackgroundContext()
+        context.mergePolicy = policy
+        let code = try schema.entityCode("Keyed")
+        let table = schema.qualified("Keyed")
+        let inserted = DispatchSemaphore(value: 0)
+        let saveStarted = DispatchSemaphore(value: 0)
+        let committed = Collected<Bool>()
+        let writer = Thread {
+            _ = try? schema.admin.withConnection { connection in
+                try connection.transaction {
+                    try connection.execute("""
+                        INSERT INTO \(table) ("_pk", "_entity", "_version", "label", "code", "value")
+                        VALUES (nextval('\(schema.name)."_ocd_pk_Keyed"'), \(code), 1, 'other session', 7, 'theirs')
+                        """)
+                    inserted.signal()
+                    saveStarted.wait()
+                    // Long enough for the save to reach its INSERT and wait on the index.
+                    Thread.sleep(forTimeInterval: 0.5)
+                }
+                committed.append(true)
+            }
+        }
+        writer.start()
+        inserted.wait()
+        let error = context.performAndWait { () -> (any Error)? in
+            let object = try? EntityDescription.insertNewObject(forEntityName: "Keyed", into: context)
+            object?.setValue("mine", forKey: "label")
+            object?.setValue(Int32(7), forKey: "code")
+            object?.setValue("ours", forKey: "value")
+            saveStarted.signal()
+            return context.saveCatching()
+        }
+        #expect(committed.values == [true])
+        let rows = try schema.rows("SELECT \"label\" || ' ' || \"value\" FROM \(table) WHERE \"code\" = 7")
+        if policyName == "error" {
+            #expect(errorSummary(error) == "ObjectGraphError \(ObjectGraphError.constraintConflict)")
+            #expect(rows == ["other session theirs"])
+        } else {
+            #expect(error == nil)
+            #expect(rows.count == 1)
+            #expect(rows.first?.hasSuffix(" ours") == true)
+        }
+    }
+}
+#endif

@@ -1,0 +1,194 @@
+#if Postgres
+import Dispatch
+import Foundation
+import OpenCoreData
+import OpenCoreDataPostgres
+import PostgresNIO
+import Testing
+
+/// Saving to PostgreSQL and reading the rows back by ID, through contexts on separate
+/// containers (each its own coordinator and backend), each test on a schema of its own.
+@Suite struct PostgresSaveTests {
+    /// Objects with a value of every type from ``SaveModelValues/table`` (extremes, sub-second
+    /// dates, long decimals, unicode, binary), a to-one, its inverse to-many and a join-table
+    /// to-many are inserted, updated and deleted over two saves; a second container reads
+    /// every one back by ID exactly as the writing context holds it.
+    @Test func everyValueAndRelationshipRoundTrips() throws {
+        let store = try SaveTestStore(.postgres)
+        let writer = try store.container().newBackgroundContext()
+        let rowCount = SaveModelValues.table.values.map(\.count).max() ?? 0
+        let ids = try writer.performAndWait { () throws -> [ManagedObjectID] in
+            let nodes = try (0..<rowCount).map { row -> ManagedObject in
+                let node = try EntityDescription.insertNewObject(forEntityName: "Node", into: writer)
+                node.setValue("n\(row)", forKey: "label")
+                for (name, values) in SaveModelValues.table {
+                    node.setValue(values[row % values.count], forKey: name)
+                }
+                return node
+            }
+            nodes[0].setValue(nodes[1], forKey: "parent")
+            nodes[2].setValue(nodes[1], forKey: "parent")
+            nodes[0].setValue(Set([nodes[2], nodes[3], nodes[4]]), forKey: "links")
+            nodes[6].setValue(Set([nodes[4], nodes[3]]), forKey: "links")
+            try writer.save()
+            // Updates of every kind of column, a moved to-one, links added and removed, and a
+            // deletion whose links and children go with it.
+            nodes[1].setValue("changed \u{1F600}", forKey: "text")
+            nodes[1].setValue(nil, forKey: "amount")
+            nodes[1].setValue(Int64.min, forKey: "large")
+            nodes[2].setValue(nodes[0], forKey: "parent")
+            nodes[0].setValue(Set([nodes[2], nodes[5]]), forKey: "links")
+            nodes[5].setValue(Set([nodes[3]]), forKey: "links")
+            writer.delete(nodes[4])
+            try writer.save()
+            let ids = nodes.map(\.objectID)
+            #expect(ids.allSatisfy { !$0.isTemporaryID })
+            return ids
+        }
+        let written = dump(ids, in: try store.container())
+        // What the writing context holds, as the dump reads it, but for the deleted node.
+        let held = writer.performAndWait {
+            ids.map { id -> String in
+                guard let object = try? writer.existingObject(with: id), !object.isDeleted else { return "absent" }
+                return Self.describe(object)
+            }
+        }
+        #expect(written == held)
+        // The deleted node left the links that pointed to it; -0.0 is stored as 0.0, as SQLite
+        // stores it.
+        #expect(written[6].contains("links=[\"n3\"]"))
+        #expect(written[6].contains("score=double 0 "))
+        #expect(written[4] == "absent")
+        #expect(written[0].contains("links=[\"n2\", \"n5\"]"))
+        #expect(written[1].contains("children=[\"n0\"]"))
+        #expect(written[1].contains("text=string changed \u{1F600}"))
+    }
+
+    /// The dump's form of an object the writer holds.
+    private static func describe(_ object: ManagedObject) -> String {
+        var fields: [String] = []
+        for (name, property) in object.entity.propertiesByName.sorted(by: { $0.key < $1.key }) {
+            if let attribute = property as? AttributeDescription {
+                fields.append("\(name)=\(SaveModelValues.canonical(object.value(forKey: name), type: attribute.attributeType))")
+            } else if let relationship = property as? RelationshipDescription, relationship.isToMany {
+                let labels = (object.value(forKey: name) as? Set<ManagedObject> ?? []).map { $0.value(forKey: "label") as? String ?? "?" }
+                fields.append("\(name)=\(labels.sorted())")
+            } else {
+                let destination = object.value(forKey: name) as? ManagedObject
+                fields.append("\(name)=\(destination.map { $0.value(forKey: "label") as? String ?? "?" } ?? "nil")")
+            }
+        }
+        return "\(object.entity.entityName) " + fields.joined(separator: " ")
+    }
+
+    /// NaN (which contexts refuse, but a store may be handed) is stored as NULL, as SQLite
+    /// stores it; the other values of the same row are kept.
+    @Test(arguments: SaveTestStore.Kind.allCases)
+    func nanIsStoredAsNull(kind: SaveTestStore.Kind) throws {
+        let store = try SaveTestStore(kind)
+        let container = try store.container()
+        let persistentStore = try #require(container.persistentStoreCoordinator.persistentStores.first)
+        let backend = persistentStore.backend
+        let node = try #require(container.managedObjectModel.entitiesByName["Node"])
+        let key = try #require(try backend.allocatePrimaryKeys(for: node, count: 1).first)
+        let id = ManagedObjectID(entity: node, storeIdentifier: persistentStore.identifier, primaryKey: key)
+        var values = [PropertyValue](repeating: .null, count: node.slots.count)
+        let slot = { (name: String) in try #require(node.propertiesByName[name]).slot }
+        values[try slot("label")] = .string("nan")
+        values[try slot("score")] = .double(.nan)
+        values[try slot("ratio")] = .double(-.nan)
+        values[try slot("when")] = .date(Date(timeIntervalSinceReferenceDate: .nan))
+        values[try slot("medium")] = .integer(5)
+        var request = SaveRequest()
+        request.inserted = [RowSnapshot(objectID: id, values: values, version: 1)]
+        guard case .committed = try backend.save(request) else {
+            Issue.record("the save was not committed")
+            return
+        }
+        let read = try #require(try backend.snapshots(for: [id]).first)
+        #expect(read.value(at: try slot("score")).isNull)
+        #expect(read.value(at: try slot("ratio")).isNull)
+        #expect(read.value(at: try slot("when")).isNull)
+        #expect(read.value(at: try slot("medium")) == .integer(5))
+        #expect(read.value(at: try slot("label")) == .string("nan"))
+    }
+
+    /// A string holding U+0000 cannot be stored in PostgreSQL's text. Contexts refuse it when it
+    /// is assigned; a save that reaches the store with one anyway (in a new row or a changed
+    /// one) throws an error naming the object and the attribute, and nothing of it is written
+    /// (neither its other rows nor the generation).
+    @Test(arguments: ["label", "text"])
+    func nullCharacterIsRefusedAndNothingWritten(attribute: String) throws {
+        let store = try SaveTestStore(.postgres)
+        let schema = try store.postgresSchema
+        let container = try store.container()
+        let persistentStore = try #require(container.persistentStoreCoordinator.persistentStores.first)
+        let backend = persistentStore.backend
+        let node = try #require(container.managedObjectModel.entitiesByName["Node"])
+        let slot = try #require(node.propertiesByName[attribute]).slot
+        let labelSlot = try #require(node.propertiesByName["label"]).slot
+        func row(_ label: String) throws -> RowSnapshot {
+            let key = try #require(try backend.allocatePrimaryKeys(for: node, count: 1).first)
+            var values = [PropertyValue](repeating: .null, count: node.slots.count)
+            values[labelSlot] = .string(label)
+            return RowSnapshot(objectID: ManagedObjectID(entity: node, storeIdentifier: persistentStore.identifier, primaryKey: key),
+                               values: values, version: 1)
+        }
+        var kept = SaveRequest()
+        kept.inserted = [try row("kept")]
+        _ = try backend.save(kept)
+        let generation = try backend.generation()
+
+        var insert = SaveRequest()
+        var refused = try row("refused")
+        refused.values[slot] = .string("a\u{0}b")
+        insert.inserted = [try row("other"), refused]
+        var update = SaveRequest()
+        var changed = kept.inserted[0]
+        changed.values[slot] = .string("\u{0}")
+        update.updated = [RowUpdate(snapshot: changed, changedSlots: [slot], expectedVersion: 1)]
+        for request in [insert, update] {
+            #expect {
+                _ = try backend.save(request)
+            } throws: { error in
+                let error = error as? PersistentStoreError
+                return error?.code == PersistentStoreError.saveFailed && error?.message.contains("Node.\(attribute)") == true
+                    && error?.message.contains("U+0000") == true
+            }
+        }
+        #expect(try backend.generation() == generation)
+        #expect(try schema.rows("SELECT \"label\" || ' ' || \"_version\" FROM \(schema.qualified("Node"))") == ["kept 1"])
+    }
+
+    /// Two backends of one store reserving keys and saving new objects at once, from several
+    /// threads, never get the same key.
+    @Test func keysFromTwoBackendsNeverCollide() throws {
+        let store = try SaveTestStore(.postgres)
+        let containers = try [store.container(), store.container()]
+        let keys = Collected<Int64>()
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            let container = containers[worker % 2]
+            guard let node = container.managedObjectModel.entitiesByName["Node"],
+                  let backend = container.persistentStoreCoordinator.persistentStores.first?.backend else { return }
+            if worker < 4 {
+                for _ in 0..<25 {
+                    for key in (try? backend.allocatePrimaryKeys(for: node, count: 7)) ?? [] { keys.append(key) }
+                }
+            } else {
+                let context = container.newBackgroundContext()
+                context.performAndWait {
+                    for round in 0..<5 {
+                        let nodes = (0..<10).compactMap { _ in try? EntityDescription.insertNewObject(forEntityName: "Node", into: context) }
+                        for node in nodes { node.setValue("w\(worker)r\(round)", forKey: "label") }
+                        try? context.save()
+                        for node in nodes where !node.objectID.isTemporaryID { keys.append(node.objectID.key) }
+                    }
+                }
+            }
+        }
+        #expect(keys.values.count == 4 * 25 * 7 + 4 * 5 * 10)
+        #expect(Set(keys.values).count == keys.values.count)
+    }
+}
+
+#endif
