@@ -45,6 +45,9 @@ import Testing
             #expect(ids.allSatisfy { !$0.isTemporaryID })
             return ids
         }
+        // Each save advanced the generation by one.
+        let generations = try store.container().persistentStoreCoordinator.persistentStores.map { try $0.backend.generation() }
+        #expect(generations == [2])
         let written = dump(ids, in: try store.container())
         // What the writing context holds, as the dump reads it, but for the deleted node.
         let held = writer.performAndWait {
