@@ -84,6 +84,30 @@ import Testing
         return "\(object.entity.entityName) " + fields.joined(separator: " ")
     }
 
+    /// A save of more rows than one INSERT takes parameters for (5,000 rows of 15 values)
+    /// writes them in several statements, each row with its own key and values.
+    @Test func largeInsertIsSplitIntoStatements() throws {
+        let store = try SaveTestStore(.postgres)
+        let schema = try store.postgresSchema
+        let context = try store.container().newBackgroundContext()
+        let ids = try context.performAndWait {
+            let nodes = try (0..<5_000).map { index -> ManagedObject in
+                let node = try EntityDescription.insertNewObject(forEntityName: "Node", into: context)
+                node.setValue("n\(index)", forKey: "label")
+                node.setValue(Int64(index), forKey: "large")
+                node.setValue(index.isMultiple(of: 2) ? nil : "text \(index)", forKey: "text")
+                return node
+            }
+            try context.save()
+            return nodes.map(\.objectID)
+        }
+        #expect(try schema.rows("SELECT count(*)::text || ' ' || count(DISTINCT \"_pk\")::text || ' ' || count(\"text\")::text FROM \(schema.qualified("Node")) WHERE \"label\" = 'n' || \"large\"")
+            == ["5000 5000 2500"])
+        let rows = dump([ids[0], ids[4_999]], in: try store.container())
+        #expect(rows[0].contains("label=string n0 ") && rows[0].contains("text=nil"))
+        #expect(rows[1].contains("label=string n4999 ") && rows[1].contains("text=string text 4999"))
+    }
+
     /// NaN (which contexts refuse, but a store may be handed) is stored as NULL, as SQLite
     /// stores it; the other values of the same row are kept.
     @Test(arguments: SaveTestStore.Kind.allCases)
