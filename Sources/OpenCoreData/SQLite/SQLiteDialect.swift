@@ -19,35 +19,30 @@ struct SQLiteDialect: SQLDialect {
 
     /// `IS` and `IS NOT` are two-valued; an ordering against NULL is NULL, read as false under `NOT`.
     func comparison(_ left: SQLOperand, _ op: FetchPredicate.Operator, _ right: SQLOperand, negated: Bool) -> SQLFragment? {
+        let ordering: String?
+        switch op {
+        case .equalTo, .notEqualTo: ordering = nil
+        case .lessThan: ordering = "<"
+        case .lessThanOrEqualTo: ordering = "<="
+        case .greaterThan: ordering = ">"
+        case .greaterThanOrEqualTo: ordering = ">="
+        default: return nil
+        }
         let l = left.fragment, r = right.fragment
         let arguments = l.arguments + r.arguments
-        let ordering = { (sql: String, arguments: [PropertyValue]) in SQLFragment(negated ? nullAsFalse(sql) : sql, arguments) }
+        let not = op == .notEqualTo ? "NOT " : ""
         if let leftType = left.type, let rightType = right.type, leftType.isNumeric, rightType.isNumeric,
            (leftType == .decimalAttributeType) != (rightType == .decimalAttributeType) {
             // A decimal (TEXT) against another number: SQLite would convert a computed double
             // to 15-digit text, or the decimal to a double; compare as memory does instead.
             let order = "\(SQLiteFunctions.compareNumbers)(\(l.sql), \(leftType == .decimalAttributeType ? 1 : 0), \(r.sql), \(rightType == .decimalAttributeType ? 1 : 0))"
-            let bothNil = "(\(l.sql) IS NULL AND \(r.sql) IS NULL)"
-            let twice = arguments + arguments
-            switch op {
-            case .equalTo: return SQLFragment("IFNULL(\(order) = 0, \(bothNil))", twice)
-            case .notEqualTo: return SQLFragment("NOT IFNULL(\(order) = 0, \(bothNil))", twice)
-            case .lessThan: return ordering("\(order) < 0", arguments)
-            case .lessThanOrEqualTo: return ordering("\(order) <= 0", arguments)
-            case .greaterThan: return ordering("\(order) > 0", arguments)
-            case .greaterThanOrEqualTo: return ordering("\(order) >= 0", arguments)
-            default: return nil
+            guard let ordering else {
+                return SQLFragment("\(not)IFNULL(\(order) = 0, (\(l.sql) IS NULL AND \(r.sql) IS NULL))", arguments + arguments)
             }
+            return SQLFragment(negated ? nullAsFalse("\(order) \(ordering) 0") : "\(order) \(ordering) 0", arguments)
         }
-        switch op {
-        case .equalTo: return SQLFragment("\(l.sql) IS \(r.sql)", arguments)
-        case .notEqualTo: return SQLFragment("\(l.sql) IS NOT \(r.sql)", arguments)
-        case .lessThan: return ordering("\(l.sql) < \(r.sql)", arguments)
-        case .lessThanOrEqualTo: return ordering("\(l.sql) <= \(r.sql)", arguments)
-        case .greaterThan: return ordering("\(l.sql) > \(r.sql)", arguments)
-        case .greaterThanOrEqualTo: return ordering("\(l.sql) >= \(r.sql)", arguments)
-        default: return nil
-        }
+        guard let ordering else { return SQLFragment("\(l.sql) IS \(not)\(r.sql)", arguments) }
+        return SQLFragment(negated ? nullAsFalse("\(l.sql) \(ordering) \(r.sql)") : "\(l.sql) \(ordering) \(r.sql)", arguments)
     }
 
     /// `ocd_string_match` gives 0, never NULL, for a nil side.
