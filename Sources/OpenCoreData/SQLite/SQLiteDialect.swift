@@ -92,11 +92,11 @@ typealias SQLitePredicateCompiler = SQLPredicateCompiler<SQLiteDialect>
 
 /// The names the predicate compiler writes, from the store's tables.
 extension SQLiteSchema: SQLTableLayout {
-    func tableName(of entity: EntityDescription) -> String {
+    package func tableName(of entity: EntityDescription) -> String {
         entity.rootEntity.entityName
     }
 
-    func joinTableName(for owner: RelationshipDescription) -> String? {
+    package func joinTableName(for owner: RelationshipDescription) -> String? {
         joinTable(for: owner)?.name
     }
 }
