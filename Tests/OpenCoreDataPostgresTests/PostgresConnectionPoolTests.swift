@@ -167,14 +167,7 @@ import Testing
         }
         let pool = try TestServer.pool("sslmode=require")
         defer { pool.close() }
-        #expect {
-            try pool.query("SELECT 1")
-        } throws: { error in
-            let error = error as? PersistentStoreError
-            return error?.code == PersistentStoreError.cannotOpen
-                && error?.message.hasSuffix("sslmode=require): the server does not offer TLS, and the URL says sslmode=require") == true
-        }
-        #expect(pool.connectionCount == 0)
+        expectCannotOpen(pool) { $0.hasSuffix("sslmode=require): the server does not offer TLS, and the URL says sslmode=require") }
     }
 
     /// A server that cannot be reached, or a database that does not exist, fails the operation
@@ -184,28 +177,29 @@ import Testing
         let nobody = try PostgresConnectionPool(
             url: PostgresStoreURL("postgres://app:Pa55word@127.0.0.1:1/worldcup?pool=1"), timeout: 5)
         defer { nobody.close() }
-        #expect {
-            try nobody.query("SELECT 1")
-        } throws: { error in
-            let error = error as? PersistentStoreError
-            return error?.code == PersistentStoreError.cannotOpen
-                && error?.message.hasPrefix("Cannot connect to PostgreSQL at 127.0.0.1:1 (user 'app', database 'worldcup', sslmode=prefer): ") == true
-                && error?.message.contains("Pa55") == false
+        expectCannotOpen(nobody) { message in
+            message.hasPrefix("Cannot connect to PostgreSQL at 127.0.0.1:1 (user 'app', database 'worldcup', sslmode=prefer): ")
+                && !message.contains("Pa55")
         }
-        #expect(nobody.connectionCount == 0)
 
         var missing = server
         missing.database = "ocd_no_such_database"
         let pool = try PostgresConnectionPool(url: missing, timeout: 5)
         defer { pool.close() }
-        #expect {
+        expectCannotOpen(pool) { $0.hasSuffix("3D000 database \"ocd_no_such_database\" does not exist") }
+    }
+
+    /// A query on `pool` fails with `cannotOpen` and a message `check` accepts, and the pool's
+    /// slot is free again.
+    private func expectCannotOpen(_ pool: PostgresConnectionPool, sourceLocation: SourceLocation = #_sourceLocation,
+                                  message check: (String) -> Bool) {
+        #expect(sourceLocation: sourceLocation) {
             try pool.query("SELECT 1")
         } throws: { error in
-            let error = error as? PersistentStoreError
-            return error?.code == PersistentStoreError.cannotOpen
-                && error?.message.hasSuffix("3D000 database \"ocd_no_such_database\" does not exist") == true
+            guard let error = error as? PersistentStoreError else { return false }
+            return error.code == PersistentStoreError.cannotOpen && check(error.message)
         }
-        #expect(pool.connectionCount == 0)
+        #expect(pool.connectionCount == 0, sourceLocation: sourceLocation)
     }
 
     /// The operations after `close()` throw `noStore`.

@@ -3,7 +3,7 @@ import GRDBSQLite
 
 /// The limits of SQLite that predicates meet, and what the store does at them.
 ///
-/// Compiled predicates stay within SQLite's expression depth (``SQLFragment/joined(_:by:fanOut:)``)
+/// Compiled predicates stay within SQLite's expression depth (``SQLFragment/joined(_:by:ifEmpty:fanOut:)``)
 /// and turn long `OR`s of equalities into `IN` lists (``SQLitePredicateCompiler``). What still
 /// exceeds a limit (more arguments than ``maximumArguments``, nesting deeper than SQLite's parser
 /// stack, a join of more than 64 tables) is evaluated in memory instead: slower, never a

@@ -102,9 +102,9 @@ private struct SetBasedUpdate {
         do {
             query = (try db.makeStatement(sql: """
                 SELECT t0."_entity", t0."_pk", \((columns + [refused]).joined(separator: ", ")) FROM \(table) t0\(joins)\(whereClause.sql)
-                """), StatementArguments(refusalArguments + whereClause.arguments))
+                """), StatementArguments(refusalArguments + whereClause.arguments.map(SQLiteValueCoding.databaseValue)))
             statement = try db.makeStatement(sql: sql)
-            arguments = StatementArguments(setArguments + whereClause.arguments)
+            arguments = StatementArguments(setArguments + whereClause.arguments.map(SQLiteValueCoding.databaseValue))
         } catch where SQLiteLimits.isExceeded(by: error) {
             return nil
         }

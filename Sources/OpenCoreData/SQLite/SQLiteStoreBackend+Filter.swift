@@ -18,14 +18,14 @@ extension SQLiteStoreBackend {
         guard let table = loaded.schema.table(for: fetch.entity) else {
             throw PersistentStoreError(PersistentStoreError.noStore, "the store has no table for \(fetch.entity.entityName)", url: url)
         }
-        let query = SQLiteQuery(schema: loaded.schema, codes: loaded.code(of:))
+        let query = SQLiteQuery(layout: loaded.schema, dialect: SQLiteDialect())
         let compiler = SQLitePredicateCompiler(query: query)
         var conditions: [SQLFragment] = []
         var residual: [ResolvedPredicate] = []
         let entities = fetch.entities
         if entities.count != fetch.entity.rootEntity.selfAndDescendants.count {
             conditions.append(SQLFragment("t0.\"_entity\" IN (\(Array(repeating: "?", count: entities.count).joined(separator: ",")))",
-                                          entities.map { loaded.code(of: $0).databaseValue }))
+                                          entities.map { .integer(loaded.code(of: $0)) }))
         }
         for conjunct in fetch.conjuncts {
             if compilingPredicate, let condition = compiler.condition(conjunct, in: query.root, negated: false) {
@@ -34,7 +34,7 @@ extension SQLiteStoreBackend {
                 residual.append(conjunct)
             }
         }
-        let conjunction = SQLFragment.joined(conditions, by: "AND")
+        let conjunction = SQLFragment.joined(conditions, by: "AND", ifEmpty: SQLFragment(""))
         let whereClause = conditions.isEmpty ? SQLFragment("") : SQLFragment(" WHERE " + conjunction.sql, conjunction.arguments)
         return FetchFilter(table: table, query: query, compiler: compiler, whereClause: whereClause,
                            residual: residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : .and(residual)))

@@ -126,7 +126,7 @@ extension SQLiteStoreBackend {
             select = try selectStatement(for: fetch, loaded: loaded, counting: counting, compilingPredicate: false)
             statement = try db.makeStatement(sql: select.fragment.sql)
         }
-        return (statement, StatementArguments(select.fragment.arguments), select.residual)
+        return (statement, SQLiteValueCoding.statementArguments(select.fragment.arguments), select.residual)
     }
 
     /// The SELECT for a fetch: the predicate's conditions that compile to SQL go in the WHERE
@@ -161,7 +161,7 @@ extension SQLiteStoreBackend {
         if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
         if !counting, residual == nil, fetch.limit > 0 || fetch.offset > 0 {
             sql += " LIMIT ? OFFSET ?"
-            arguments += [(fetch.limit > 0 ? fetch.limit : -1).databaseValue, fetch.offset.databaseValue]
+            arguments += [.integer(Int64(fetch.limit > 0 ? fetch.limit : -1)), .integer(Int64(fetch.offset))]
         }
         return (SQLFragment(sql, arguments), residual)
     }

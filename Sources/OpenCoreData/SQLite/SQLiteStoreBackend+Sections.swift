@@ -26,7 +26,7 @@ extension SQLiteStoreBackend {
             } catch where SQLiteLimits.isExceeded(by: error) {
                 return nil  // the caller counts the rows of the fetch, which leaves the predicate to memory
             }
-            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(filter.whereClause.arguments))
+            let rows = try Row.fetchCursor(statement, arguments: SQLiteValueCoding.statementArguments(filter.whereClause.arguments))
             while let row = try rows.next() {
                 let value = SQLiteValueCoding.propertyValue(row[0], type: attribute.attributeType)
                 let count: Int = try row.decode(atIndex: 1)

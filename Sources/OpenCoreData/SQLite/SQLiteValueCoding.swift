@@ -21,6 +21,11 @@ enum SQLiteValueCoding {
         }
     }
 
+    /// Compiled fragments' arguments (``SQLFragment``), bound where the statement runs.
+    static func statementArguments(_ values: [PropertyValue]) -> StatementArguments {
+        StatementArguments(values.map(databaseValue))
+    }
+
     /// The value of an attribute column. A value of an unexpected storage class (written by
     /// another program) is converted where it can be, and read as nil otherwise.
     static func propertyValue(_ value: DatabaseValue, type: AttributeType) -> PropertyValue {
