@@ -138,8 +138,10 @@ let package = Package(
                 "CrossProcessTestWriter",
                 // Built first, so that the tests can run it (Tool/Ocd*Tests).
                 "ocd",
+                "OpenCoreDataPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
             ],
             swiftSettings: strictSwift
         ),

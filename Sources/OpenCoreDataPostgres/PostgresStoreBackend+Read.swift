@@ -71,9 +71,12 @@ extension PostgresStoreBackend {
 
     // MARK: Rows
 
-    /// `"_pk", "_entity", "_version"` and the table's columns, as ``decode(_:loaded:)`` reads them.
-    func selectList(_ table: SQLiteSchema.Table) -> String {
-        (["\"_pk\"", "\"_entity\"", "\"_version\""] + table.columns.map { PostgresValueCoding.selectExpression($0) })
+    /// `"_pk", "_entity", "_version"` and the table's columns, as ``decode(_:loaded:)`` reads them,
+    /// of the row `alias` names if given.
+    func selectList(_ table: SQLiteSchema.Table, alias: String? = nil) -> String {
+        let prefix = alias.map { "\($0)." } ?? ""
+        return (["\"_pk\"", "\"_entity\"", "\"_version\""].map { prefix + $0 }
+            + table.columns.map { PostgresValueCoding.selectExpression($0, prefix: prefix) })
             .joined(separator: ", ")
     }
 

@@ -11,8 +11,10 @@ import PostgresNIO
 /// Built in the steps of Docs/PostgresStore.md's work plan. So far it loads: it creates the store
 /// in its PostgreSQL schema, checks that the model may open it, migrates it
 /// (`PostgresStoreBackend+Load.swift`), reserves primary keys, reads the store generation, saves
-/// (`+Save`, `+Constraints`) and reads objects and to-many relationships by key (`+Read`).
-/// Fetches, counts and batch requests throw ``PersistentStoreError/notSupportedYet``.
+/// (`+Save`, `+Constraints`), reads objects and to-many relationships by key (`+Read`), and
+/// fetches, counts and counts sections (`+Fetch`, `+Sections`, `+Attributes`, with the
+/// predicate compiled by ``PostgresDialect``). Batch requests are declined, so the coordinator
+/// runs them row by row.
 package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionChecking, @unchecked Sendable {
     package let url: PostgresStoreURL
     package let description: PersistentStoreDescription
@@ -113,33 +115,6 @@ package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionCh
         let sequence = schema.qualified(schema.sequenceName(of: table))
         let rows = try pool.query("SELECT nextval(\(sequence)::regclass) FROM generate_series(1, \(count))")
         return try rows.map { try $0.decode(Int64.self) }
-    }
-
-    // MARK: Later steps
-
-    private func notSupportedYet(_ operation: String) -> PersistentStoreError {
-        PersistentStoreError(
-            PersistentStoreError.notSupportedYet,
-            "the PostgreSQL store does not support \(operation) yet: so far it loads stores (creating and migrating "
-                + "them), saves, and reads objects and relationships by key",
-            url: errorURL)
-    }
-
-    package func fetch(_ fetch: StoreFetch) throws -> StoreFetchResult {
-        throw notSupportedYet("fetching")
-    }
-
-    package func count(_ fetch: StoreFetch) throws -> Int? {
-        throw notSupportedYet("counting")
-    }
-
-    package func sectionCounts(_ fetch: StoreFetch, groupedBy key: ResolvedSortKey) throws -> [SectionCount]? {
-        throw notSupportedYet("counting sections")
-    }
-
-    package func readingAttributes<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
-                                      _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?]) throws -> T) throws -> T {
-        throw notSupportedYet("reading attributes")
     }
 }
 #endif

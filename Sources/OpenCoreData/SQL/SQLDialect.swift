@@ -27,6 +27,11 @@ package protocol SQLDialect {
     /// An identifier (table, column) quoted for this database.
     func quotedIdentifier(_ name: String) -> String
 
+    /// A table of the store as a statement names it: quoted, and qualified where the store's
+    /// tables live in a namespace of their own (a PostgreSQL schema). The default is
+    /// ``quotedIdentifier(_:)``.
+    func tableReference(_ name: String) -> String
+
     /// A condition that is always true, or always false.
     func truth(_ value: Bool) -> String
 
@@ -65,4 +70,8 @@ package protocol SQLDialect {
     /// sort by that comparison.
     func orderTerm(_ value: String, type: AttributeType, comparison: FetchSortDescriptor.Comparison,
                    ascending: Bool) -> String?
+}
+
+extension SQLDialect {
+    package func tableReference(_ name: String) -> String { quotedIdentifier(name) }
 }

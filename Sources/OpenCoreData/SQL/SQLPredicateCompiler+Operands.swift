@@ -36,7 +36,7 @@ extension SQLPredicateCompiler {
 
     /// The single value a path yields from a row: a column through to-one joins, a row key, or
     /// an aggregate subquery over a to-many relationship.
-    func value(of steps: ArraySlice<ResolvedKeyPath.Step>, from start: String, in scope: SQLScope) -> SQLOperand? {
+    package func value(of steps: ArraySlice<ResolvedKeyPath.Step>, from start: String, in scope: SQLScope) -> SQLOperand? {
         var alias = start
         for index in steps.indices {
             switch steps[index] {

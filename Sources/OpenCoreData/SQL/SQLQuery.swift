@@ -22,7 +22,7 @@ package final class SQLQuery<Dialect: SQLDialect> {
     }
 
     package func tableName(_ entity: EntityDescription) -> String {
-        dialect.quotedIdentifier(layout.tableName(of: entity))
+        dialect.tableReference(layout.tableName(of: entity))
     }
 
     /// A property's column of the row `alias` names.
@@ -57,7 +57,7 @@ package final class SQLQuery<Dialect: SQLDialect> {
             guard let joinTable = layout.joinTableName(for: owningEnd) else { return nil }
             let link = newAlias()
             let (near, far) = joinColumns(owningEnd === relationship)
-            return ("\(dialect.quotedIdentifier(joinTable)) \(link) JOIN \(tableName(destination)) \(element) ON \(primaryKey(element)) = \(link).\(far)",
+            return ("\(dialect.tableReference(joinTable)) \(link) JOIN \(tableName(destination)) \(element) ON \(primaryKey(element)) = \(link).\(far)",
                     "\(link).\(near) = \(primaryKey(owner))", element)
         case .foreignKey:
             return nil
@@ -76,7 +76,7 @@ package final class SQLQuery<Dialect: SQLDialect> {
             guard let joinTable = layout.joinTableName(for: owner) else { return nil }
             let link = newAlias()
             let (near, far) = joinColumns(owner === relationship)
-            scope.appendJoin("JOIN \(dialect.quotedIdentifier(joinTable)) \(link) ON \(link).\(near) = \(primaryKey(alias))")
+            scope.appendJoin("JOIN \(dialect.tableReference(joinTable)) \(link) ON \(link).\(near) = \(primaryKey(alias))")
             scope.appendJoin("JOIN \(tableName(destination)) \(element) ON \(primaryKey(element)) = \(link).\(far)")
         case .foreignKey:
             return nil

@@ -435,7 +435,7 @@ extension FetchPredicate.Operator {
 
 extension AttributeType {
     /// Integers, floating point, decimals and booleans compare with each other by value.
-    var isNumeric: Bool {
+    package var isNumeric: Bool {
         switch self {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .doubleAttributeType,
              .floatAttributeType, .decimalAttributeType, .booleanAttributeType: true

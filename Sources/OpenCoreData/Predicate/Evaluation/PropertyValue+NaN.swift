@@ -9,7 +9,7 @@ extension PropertyValue {
     /// refused), so NaN comes only from constants and arguments, and from unsaved objects.
     /// (Core Data differs between its paths: `NSNumber` orders NaN before every number in memory,
     /// and SQLite binds NaN as NULL.)
-    var isNaN: Bool {
+    package var isNaN: Bool {
         switch self {
         case .double(let double): double.isNaN
         case .decimal(let decimal): decimal.isNaN
