@@ -83,7 +83,7 @@ let package = Package(
         // differential fuzzer, shared by the tests, the examples' tests and ocd-bench.
         .target(
             name: "FetchedResultsChecking",
-            dependencies: ["OpenCoreData"],
+            dependencies: ["OpenCoreData", "OpenCoreDataPostgres"],
             swiftSettings: strictSwift
         ),
         // test-support: a writer the crash tests kill with SIGKILL in the middle of saves.
@@ -141,7 +141,6 @@ let package = Package(
                 "OpenCoreDataPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
             ],
             swiftSettings: strictSwift
         ),

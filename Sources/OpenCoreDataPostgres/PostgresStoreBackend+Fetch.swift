@@ -14,7 +14,7 @@ extension PostgresStoreBackend {
     package func fetch(_ fetch: StoreFetch) throws -> StoreFetchResult {
         let loaded = try loaded
         let select = try self.select(for: fetch, loaded: loaded, counting: false)
-        let rows = try pool.query(try PostgresStatement.query(select.fragment), retryingIfLost: true)
+        let rows = try read(select.fragment)
         let singleEntity = Self.hasSingleEntity(fetch) ? fetch.entity : nil
         var found: [(id: ManagedObjectID, row: RowSnapshot?, sortValues: [PropertyValue])] = []
         for row in rows {
@@ -58,20 +58,27 @@ extension PostgresStoreBackend {
         guard fetch.identifiersOnly, Self.hasSingleEntity(fetch) else { return nil }
         let select = try self.select(for: fetch, loaded: try loaded, counting: false)
         guard select.residual == nil, select.keysSortedInSwift.isEmpty else { return nil }
-        return try pool.query(try PostgresStatement.query(select.fragment), retryingIfLost: true)
+        return try read(select.fragment)
             .map { try $0.decode((Int64, Int64).self).0 }
     }
 
     package func count(_ fetch: StoreFetch) throws -> Int? {
         let select = try self.select(for: fetch, loaded: try loaded, counting: true)
         guard select.residual == nil else { return nil }
-        let rows = try pool.query(try PostgresStatement.query(select.fragment), retryingIfLost: true)
+        let rows = try read(select.fragment)
         let total = Int(try rows.first?.decode(Int64.self) ?? 0)
         let remaining = max(0, total - fetch.offset)
         return fetch.limit > 0 ? min(fetch.limit, remaining) : remaining
     }
 
     // MARK: The statement
+
+    /// Runs a compiled read, logged at trace level as the SQLite store logs its statements.
+    func read(_ fragment: SQLFragment) throws -> PostgresQueryResult {
+        let query = try PostgresStatement.query(fragment)
+        if sqlLog.logLevel <= .trace { sqlLog.trace("\(query.sql)") }
+        return try pool.query(query, retryingIfLost: true)
+    }
 
     /// A fetch's SELECT, and how to read its rows.
     struct FetchSelect {

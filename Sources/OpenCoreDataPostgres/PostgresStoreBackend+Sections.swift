@@ -17,7 +17,7 @@ extension PostgresStoreBackend {
         let selected = attribute.attributeType == .decimalAttributeType ? "\(column)::text" : column
         let source = filter.source
         let sql = "SELECT \(selected), COUNT(*)\(source.sql) GROUP BY \(column) ORDER BY \(terms.joined(separator: ", "))"
-        let rows = try pool.query(try PostgresStatement.query(SQLFragment(sql, source.arguments)), retryingIfLost: true)
+        let rows = try read(SQLFragment(sql, source.arguments))
         var result: [SectionCount] = []
         for row in rows {
             let cells = row.makeRandomAccess()

@@ -20,6 +20,8 @@ package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionCh
     package let description: PersistentStoreDescription
     package let pool: PostgresConnectionPool
     let log: Logger
+    /// Where each read statement is logged, at trace level (the SQLite store's `OpenCoreData.sql`).
+    let sqlLog: Logger
 
     /// What loading established; read by every operation afterwards.
     package struct Loaded: Sendable {
@@ -67,6 +69,7 @@ package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionCh
         url = try PostgresStoreURL(storeURL.absoluteString)
         self.description = description
         log = description.logger ?? Logger(label: "OpenCoreData.store")
+        sqlLog = description.logger ?? Logger(label: "OpenCoreData.sql")
         pool = try PostgresConnectionPool(url: url, timeout: description.timeout)
     }
 

@@ -422,7 +422,7 @@ enum Damage: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     // MARK: Requests naming what the model lacks
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func fetchOfAnUnknownEntityThrows(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -437,7 +437,7 @@ enum Damage: String, CaseIterable, Sendable, CustomTestStringConvertible {
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func sortByAnUnknownKeyThrows(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         try saveTeams(2, in: stack.container)
@@ -454,7 +454,7 @@ enum Damage: String, CaseIterable, Sendable, CustomTestStringConvertible {
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func resultTypeThatDoesNotMatchTheRequestTypeThrows(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         try saveTeams(1, in: stack.container)
@@ -484,7 +484,7 @@ enum Damage: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// A request whose type cannot hold its results is a programming error; it must be reported
     /// whether or not anything matches, or it only shows up once the store has data.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func resultTypeMismatchIsReportedEvenWithoutResults(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -498,7 +498,7 @@ enum Damage: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     // MARK: Values of the wrong type or key
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func refusedAssignmentsFailTheSaveAndWriteNothing(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         try saveTeams(1, in: stack.container, named: "Existing")
@@ -532,7 +532,7 @@ enum Damage: String, CaseIterable, Sendable, CustomTestStringConvertible {
         #expect(try teamCount(in: stack.container) == 1, "nothing of the refused save was written")
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aSingleRefusedAssignmentHasItsOwnCode(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -549,7 +549,7 @@ enum Damage: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// After a refused save the app corrects the value, by key or through the typed property,
     /// and saves again, as it would after any validation error.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func correctingARefusedAssignmentLetsTheNextSaveSucceed(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -670,7 +670,7 @@ enum Damage: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
 @Suite struct NULCharacterTests {
     /// SQLite text is bound as C strings; a NUL would silently cut it short. Every store refuses it.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func stringsWithNULAreRefused(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()

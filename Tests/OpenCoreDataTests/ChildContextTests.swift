@@ -9,7 +9,7 @@ import Testing
     /// How many child levels sit between the editing context and the root.
     static let depths = [1, 2]
 
-    @Test(arguments: StoreKind.allCases, depths)
+    @Test(arguments: StoreKind.withPostgres, depths)
     func newObjectPointingToALaterNewObjectReachesTheStore(kind: StoreKind, depth: Int) throws {
         let stack = try TestStack(kind)
         try ContextChain(stack, depth: depth).edit { context in
@@ -26,7 +26,7 @@ import Testing
         #expect(stored.coaches == ["Appiah": "Ghana"])
     }
 
-    @Test(arguments: StoreKind.allCases, depths)
+    @Test(arguments: StoreKind.withPostgres, depths)
     func manyToManyBetweenNewObjectsReachesTheStore(kind: StoreKind, depth: Int) throws {
         let stack = try TestStack(kind)
         try ContextChain(stack, depth: depth).edit { context in
@@ -40,7 +40,7 @@ import Testing
         #expect(stored.players["Gyan"]?["clubs"] == "Marseille,Sunderland")
     }
 
-    @Test(arguments: StoreKind.allCases, depths)
+    @Test(arguments: StoreKind.withPostgres, depths)
     func objectsInsertedAndDeletedInTheChildNeverReachTheStore(kind: StoreKind, depth: Int) throws {
         let stack = try TestStack(kind)
         try ContextChain(stack, depth: depth).edit { context in
@@ -66,7 +66,7 @@ import Testing
 
     /// The parent holds the objects (saved and unsaved) that the child changes and deletes; the
     /// cascade runs in the child, and the parent receives both ends of every change.
-    @Test(arguments: StoreKind.allCases, depths)
+    @Test(arguments: StoreKind.withPostgres, depths)
     func childChangesAndDeletesObjectsTheParentHolds(kind: StoreKind, depth: Int) throws {
         let stack = try TestStack(kind)
         let chain = ContextChain(stack, depth: depth)
@@ -95,7 +95,7 @@ import Testing
     /// The root saves objects a descendant holds under temporary IDs while the descendant is busy
     /// (here: the descendant itself asks the root to save): the rows it reads next, under the
     /// permanent IDs, are the objects it holds, not second copies.
-    @Test(arguments: StoreKind.allCases, depths)
+    @Test(arguments: StoreKind.withPostgres, depths)
     func objectsSavedByTheRootKeepOneIdentityBelowIt(kind: StoreKind, depth: Int) throws {
         let stack = try TestStack(kind)
         let chain = ContextChain(stack, depth: depth)
@@ -117,7 +117,7 @@ import Testing
 
     /// A parent save that fails keeps the parent usable: once the cause is fixed, the next save
     /// writes everything the child pushed.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aFailedParentSaveLosesNothingAndTheNextOneSucceeds(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let chain = ContextChain(stack, depth: 1)

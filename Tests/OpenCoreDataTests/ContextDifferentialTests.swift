@@ -35,7 +35,7 @@ import Testing
 //   OCD_CTX_FUZZ_ONLY=<n>   run only that case (as printed on failure)
 
 @Suite struct ContextDifferentialTests {
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func childContextsSaveWhatTheRootWouldHaveSaved(kind: StoreKind) throws {
         let configuration = try #require(ContextFuzzConfiguration.fromEnvironment(kind: kind),
                                          "OCD_CTX_FUZZ_* must be decimal or 0x hex numbers")

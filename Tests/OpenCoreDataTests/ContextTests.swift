@@ -17,7 +17,7 @@ import Testing
         return try reader.performAndWait { try reader.all(Team.self, sortedBy: "teamName").map(\.teamName) }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func childSavePushesToTheParentNotTheStore(kind: StoreKind) async throws {
         let stack = try TestStack(kind)
         let parent = stack.newContext()
@@ -44,7 +44,7 @@ import Testing
         #expect(found)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func permanentIDsReachGrandchildren(kind: StoreKind) async throws {
         let stack = try TestStack(kind)
         let root = stack.newContext()
@@ -65,7 +65,7 @@ import Testing
         #expect(try storedTeamNames(stack) == ["Gabon"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func childSeesItsParentsUnsavedChanges(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let parent = stack.newContext()
@@ -89,7 +89,7 @@ import Testing
         #expect(wins == [6] && inserted == 0)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func backgroundSavesMergeIntoTheViewContext(kind: StoreKind) async throws {
         let stack = try TestStack(kind)
         let view = stack.container.viewContext
@@ -132,7 +132,7 @@ import Testing
         #expect(merge.changedKeys[unloadedID] == ["wins"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func mergeChangesFromAnotherContextsDidSaveNotification(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let writer = stack.newContext()
@@ -159,7 +159,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func siblingChildrenMergeThroughTheirParent(kind: StoreKind) async throws {
         let stack = try TestStack(kind)
         let parent = stack.newContext()
@@ -183,7 +183,7 @@ import Testing
         #expect(wins == 4)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func notificationsDescribeEachEvent(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -224,7 +224,7 @@ import Testing
         #expect(ids?.count == 1 && ids?.first?.isTemporaryID == false)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func performProcessesPendingChangesAtTheEndOfTheBlock(kind: StoreKind) async throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -258,7 +258,7 @@ import Testing
         #expect((recorder.notes.first?.userInfo?[InsertedObjectsKey] as? Set<ManagedObject>)?.count == 2)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func typedChangeStreamDeliversEachEvent(kind: StoreKind) async throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()

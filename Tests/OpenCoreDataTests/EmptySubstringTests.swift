@@ -10,7 +10,7 @@ import Testing
 @Suite struct EmptySubstringTests {
     static let operators = ["BEGINSWITH", "ENDSWITH", "CONTAINS", "BEGINSWITH[cd]", "ENDSWITH[c]", "CONTAINS[d]"]
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func controllersLeaveOutChangedObjects(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -36,7 +36,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func foundationPredicatesKeepSwiftsAnswer(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         try WorldCupData.seed(stack.newContext())

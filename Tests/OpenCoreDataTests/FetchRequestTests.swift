@@ -42,14 +42,14 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func predicatesSelectTheRightTeams(kind: StoreKind) throws {
         for testCase in Self.predicateCases {
             #expect(try names(kind, testCase.format, testCase.arguments) == testCase.expected, "\(testCase.format)")
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func sortsThroughToOneRelationshipsWithNilFirst(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         try WorldCupData.seed(stack.newContext())
@@ -65,7 +65,7 @@ import Testing
         #expect(descending == ["Tite:Brazil", "Luis:Spain", "Lionel:Argentina", "Didier:France", "-:Germany", "-:Japan", "-:Korea"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func stringComparisonsForSorting(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -89,7 +89,7 @@ import Testing
         #expect(orders[2].firstIndex(of: "file10")! > orders[2].firstIndex(of: "file2")!)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func unsavedChangesAreFetchedInOrderAndWindowed(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         try WorldCupData.seed(stack.newContext())
@@ -121,7 +121,7 @@ import Testing
         #expect(counted == 5)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func resultTypes(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         try WorldCupData.seed(stack.newContext())
@@ -248,7 +248,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func evaluateWithObjectsAndDictionaries(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         try WorldCupData.seed(stack.newContext())
@@ -266,7 +266,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func predicatesThatDoNotFitTheEntityThrowNamingTheKey(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -292,7 +292,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func sqlInValuesIsData(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let hostile = "'); DROP TABLE Team; --"

@@ -15,7 +15,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func typedPredicatesMatchTheirFormatEquivalents(kind: StoreKind) throws {
         let zone = "UEFA"
         let cases: [(Predicate<Team>, String)] = [
@@ -47,7 +47,7 @@ import Testing
         #expect(error?.message.contains("Arithmetic") == true, "\(error?.message ?? "")")
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func typedSortDescriptors(kind: StoreKind) throws {
         let sorted = try names(kind, nil, sort: [
             try FetchSortDescriptor(SortDescriptor(\Team.wins, order: .reverse)),

@@ -50,7 +50,7 @@ import Testing
         return (stored, error)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func errorPolicyRefusesTheSave(kind: StoreKind) throws {
         let (stored, error) = try race(kind, policy: .error)
         let conflict = try #require(error as? ObjectGraphError)
@@ -61,35 +61,35 @@ import Testing
         #expect(stored == Outcome(teamName: "Original", wins: 1, imageName: "first.png"))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func objectTrumpKeepsThisContextsChangesPerProperty(kind: StoreKind) throws {
         let (stored, error) = try race(kind, policy: .mergeByPropertyObjectTrump)
         #expect(error == nil)
         #expect(stored == Outcome(teamName: "Second", wins: 2, imageName: "first.png"))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func storeTrumpKeepsTheStoresChangesPerProperty(kind: StoreKind) throws {
         let (stored, error) = try race(kind, policy: .mergeByPropertyStoreTrump)
         #expect(error == nil)
         #expect(stored == Outcome(teamName: "Second", wins: 1, imageName: "first.png"))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func overwriteWritesTheWholeObject(kind: StoreKind) throws {
         let (stored, error) = try race(kind, policy: .overwrite)
         #expect(error == nil)
         #expect(stored == Outcome(teamName: "Second", wins: 2, imageName: nil))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func rollbackDropsThisContextsChanges(kind: StoreKind) throws {
         let (stored, error) = try race(kind, policy: .rollback)
         #expect(error == nil)
         #expect(stored == Outcome(teamName: "Original", wins: 1, imageName: "first.png"))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func anObjectDeletedInTheStore(kind: StoreKind) throws {
         for (policy, survives) in [(MergePolicy.rollback, false), (.mergeByPropertyObjectTrump, true)] {
             let stack = try TestStack(kind)

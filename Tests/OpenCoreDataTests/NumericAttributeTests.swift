@@ -11,7 +11,7 @@ import Testing
 @Suite struct NumericAttributeTests {
     // MARK: The class: random numbers in every form, against every numeric attribute
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func everyFormOfANumberIsStoredWhenItFitsAndRefusedWhenItDoesNot(kind: StoreKind) throws {
         var random = SplitMix64(seed: 0x6e75_6d62_6572)
         let numbers = (0..<400).map { _ in Number.random(using: &random) } + Number.edges
@@ -78,7 +78,7 @@ import Testing
 
     // MARK: NaN and infinities
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func nanIsRefusedAtAssignmentAndTheSaveNamesIt(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -111,7 +111,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func infinitiesAreStoredAndReadBack(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -148,7 +148,7 @@ import Testing
 
     // MARK: An import through JSONSerialization, as apps write it
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aJSONImportThroughSetValueForKeySaves(kind: StoreKind) throws {
         let json = Data("""
             [{"int16": 12, "int32": 70000, "int64": 9007199254740993, "double": 0.1, "float": 2,

@@ -14,7 +14,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func keptObjectsAreFoundByEitherIDAndTheOthersAreLetGo(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()

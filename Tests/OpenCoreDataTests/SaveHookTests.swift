@@ -59,7 +59,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases, Change.allCases)
+    @Test(arguments: StoreKind.withPostgres, Change.allCases)
     func hooksSeeWhatTheSaveDoes(kind: StoreKind, change: Change) throws {
         let stack = try TestStack(kind, model: HookModel.make())
         let context = stack.newContext()
@@ -98,7 +98,7 @@ import Testing
 
     /// A key set to nil is a change too: `changedValues()` names it, with `NSNull`, as Core Data's
     /// does, so that a `willSave()` looking for changed keys sees it.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func changedValuesNamesKeysSetToNil(kind: StoreKind) throws {
         let stack = try TestStack(kind, model: HookModel.make())
         let context = stack.newContext()
@@ -116,7 +116,7 @@ import Testing
     }
 
     /// A child context's save runs the same hooks, in the child, with the same flags.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func childContextHooksSeeWhatTheSaveDoes(kind: StoreKind) throws {
         let stack = try TestStack(kind, model: HookModel.make())
         let chain = ContextChain(stack, depth: 1)
@@ -134,7 +134,7 @@ import Testing
 
     /// Apple: "any changes you make [in didSave] ... will dirty the managed object context and
     /// leave your context with unsaved changes". A deleted object cannot be brought back.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func changesMadeInDidSaveAreTheNextSavesChanges(kind: StoreKind) throws {
         let stack = try TestStack(kind, model: HookModel.make())
         let context = stack.newContext()
@@ -160,7 +160,7 @@ import Testing
     /// Apple: "If you change property values [in willSave], Core Data will ... invoke willSave
     /// again". Objects a willSave() changes, inserts or deletes get their own willSave() and are
     /// saved; one that changes its object every time makes the save throw, writing nothing.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func willSaveRunsAgainForWhatItChanges(kind: StoreKind) throws {
         let stack = try TestStack(kind, model: HookModel.make())
         let context = stack.newContext()

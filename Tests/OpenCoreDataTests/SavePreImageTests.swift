@@ -15,7 +15,7 @@ import Testing
         try #require(object.entity.property(named: key)).slot
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func updatesAndDeletionsCarryTheRowsAsTheyWere(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -66,7 +66,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aSaveOfInsertionsOnlyHasNoPreImages(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -84,7 +84,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aConflictingSaveCommitsNothing(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let first = stack.newContext()

@@ -3,7 +3,7 @@ import OpenCoreData
 import Testing
 
 @Suite struct SmokeTests {
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func insertSaveFetch(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()

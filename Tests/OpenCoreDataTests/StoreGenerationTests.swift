@@ -20,7 +20,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func startsAtZeroAndAdvancesByOnePerSave(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         #expect(try generation(stack) == 0)
@@ -45,7 +45,7 @@ import Testing
         #expect(try generation(stack) == 3)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aConflictingSaveLeavesItAlone(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let id = try insertTeam(stack, named: "Contested")

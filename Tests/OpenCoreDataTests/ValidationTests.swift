@@ -8,7 +8,7 @@ import Testing
         return try reader.performAndWait { try reader.count(for: Team.fetchRequest()) + reader.count(for: Item.fetchRequest()) }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func everyMissingRequiredValueIsListedAndNothingIsWritten(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -33,7 +33,7 @@ import Testing
         #expect(try count(stack) == 3)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func refusedAssignmentsFailTheSaveAndKeepTheOldValue(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -61,7 +61,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aRefusedAssignmentAloneStillFailsTheSave(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -76,7 +76,7 @@ import Testing
         #expect(error?.failures.map(\.key) == ["done"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func relationshipsAcrossContextsAreRefused(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let first = stack.newContext()
@@ -97,7 +97,7 @@ import Testing
         #expect(error?.failures.first?.key == "team")
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func countLimitsAndCustomHooks(kind: StoreKind) throws {
         final class Squad: ManagedObject {
             @Managed var name: String

@@ -50,5 +50,16 @@ public struct FuzzConfiguration: Sendable, CustomStringConvertible {
         FuzzConfiguration(name: "unsectioned by rank descending, in pieces of at most 7 rows",
                           sortKeys: [("rank", false), ("title", true)], sectionKeyPath: nil, predicate: "visible == YES",
                           store: .sqlite, salt: 4, rowChunkLength: 8),
+    ] + postgres
+
+    #if Postgres
+    /// With the `Postgres` trait, the PostgreSQL store too (its server from `OCD_POSTGRES_URL`).
+    static let postgres = [
+        FuzzConfiguration(name: "sectioned by deck, rank descending, visible only, on PostgreSQL",
+                          sortKeys: [("deck", true), ("rank", false), ("title", true)],
+                          sectionKeyPath: "deck", predicate: "visible == YES", store: .postgres, salt: 5),
     ]
+    #else
+    static let postgres: [FuzzConfiguration] = []
+    #endif
 }

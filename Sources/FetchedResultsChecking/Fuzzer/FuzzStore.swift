@@ -1,10 +1,17 @@
 import Foundation
 import OpenCoreData
+#if Postgres
+import OpenCoreDataPostgres
+#endif
 
 /// Which store a fuzz run saves its cards to.
 public enum FuzzStoreKind: String, Sendable, CaseIterable {
     case sqlite
     case inMemory
+    #if Postgres
+    /// A schema of the run's own on the PostgreSQL server of `OCD_POSTGRES_URL`.
+    case postgres
+    #endif
 }
 
 /// A container holding only cards, on a fresh store in its own temporary directory, which goes
@@ -12,14 +19,21 @@ public enum FuzzStoreKind: String, Sendable, CaseIterable {
 final class FuzzStore: Sendable {
     let container: PersistentContainer
     private let directory: URL
+    #if Postgres
+    private let postgresSchema: ScratchPostgresSchema?
+    #endif
 
     init(_ kind: FuzzStoreKind) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("FetchedResultsFuzz-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         container = PersistentContainer(name: "Cards", managedObjectModel: try ManagedObjectModel(managedObjectClasses: [Card.self]))
-        let description = PersistentStoreDescription(url: directory.appendingPathComponent("Cards.sqlite"))
+        var description = PersistentStoreDescription(url: directory.appendingPathComponent("Cards.sqlite"))
         description.type = kind == .sqlite ? SQLiteStoreType : InMemoryStoreType
+        #if Postgres
+        postgresSchema = kind == .postgres ? try ScratchPostgresSchema() : nil
+        if let postgresSchema { description = try postgresSchema.description() }
+        #endif
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
     }

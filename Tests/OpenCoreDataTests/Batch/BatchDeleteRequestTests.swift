@@ -68,7 +68,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func cascadesNullifiesAndReturnsEveryDeletedID(kind: StoreKind) throws {
         let league = try makeLeague(kind)
         let stack = league.stack
@@ -92,7 +92,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func returnsStatusAndCount(kind: StoreKind) throws {
         let league = try makeLeague(kind)
         let status = try #require(try league.stack.execute(try uefaDelete(.resultTypeStatusOnly)) as? BatchDeleteResult)
@@ -105,7 +105,7 @@ import Testing
         #expect(try stored("Team", in: league.stack).isEmpty)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func recordsDeletesWithTombstonesAndNullifiedUpdatesInOneTransaction(kind: StoreKind) throws {
         let model = try Fixtures.model()
         model.entitiesByName["Team"]?.attributesByName["teamName"]?.preservesValueInHistoryOnDeletion = true
@@ -127,7 +127,7 @@ import Testing
         #expect(updates.first?.updatedProperties?.map(\.name) == ["team"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func denyRuleRefusesTheWholeRequestUnlessTheDestinationsGoToo(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         let context = stack.newContext()
@@ -155,7 +155,7 @@ import Testing
         #expect(try stored("Department", in: stack).isEmpty)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func refusesToLeaveARequiredInverseWithoutAValue(kind: StoreKind) throws {
         let model = try Fixtures.model()
         model.entitiesByName["Coach"]?.relationshipsByName["team"]?.isOptional = false
@@ -168,7 +168,7 @@ import Testing
         #expect(try stored("Team", in: league.stack).count == 3)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func leavesRegisteredObjectsUntilTheIDsAreMerged(kind: StoreKind) throws {
         let league = try makeLeague(kind)
         let viewContext = league.stack.newContext()
@@ -181,7 +181,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func refusesIDsOfAnotherStore(kind: StoreKind) throws {
         let league = try makeLeague(kind)
         let other = try makeLeague(kind)

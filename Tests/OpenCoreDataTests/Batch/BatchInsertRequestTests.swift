@@ -9,7 +9,7 @@ import Testing
         ["teamName": "Japan", "qualifyingZone": "AFC", "wins": Int16(1)],
     ]
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func insertsRowsWithDefaultsAndReturnsEachResultType(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         let request = BatchInsertRequest(entityName: "Team", objects: rows)
@@ -39,7 +39,7 @@ import Testing
         #expect(try stack.storedTeams().count == 6)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func callsTheDictionaryHandlerUntilItSaysStop(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         var calls = 0
@@ -55,7 +55,7 @@ import Testing
         #expect(try stack.storedTeams().mapValues(\.wins) == ["Team 1": 1, "Team 2": 2, "Team 3": 3, "Team 4": 4])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func recordsOneTransactionOfInserts(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         let before = try stack.currentToken()
@@ -71,7 +71,7 @@ import Testing
     }
 
     /// Each bad row is refused with its index and key, and nothing of the request is written.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func refusesBadRowsNamingTheRowAndKey(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         let good: [String: Any] = ["teamName": "Spain", "qualifyingZone": "UEFA"]

@@ -18,7 +18,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func updatesStoredRowsAndMergesDuplicateRows(kind: StoreKind) throws {
         let stack = try stack(kind)
         let first = BatchInsertRequest(entityName: "Country", objects: [
@@ -55,7 +55,7 @@ import Testing
         #expect(Set(update.updatedProperties?.map(\.name) ?? []) == ["code", "population"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func upsertsUnderACompoundConstraint(kind: StoreKind) throws {
         let stack = try stack(kind)
         let rows: [[String: Any]] = (0..<20).map { ["home": "H\($0 % 5)", "away": "A\($0 % 2)", "round": $0] }

@@ -19,7 +19,7 @@ import Testing
     }
 
     /// Each expression, applied to rows of several values, gives what Swift computes.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func computesEachRowFromItsOwnValues(kind: StoreKind) throws {
         let start: [String: Int16] = ["Spain": 0, "France": 7, "Italy": -3, "Chile": 5]
         let table: [(format: String, expected: (Int16) -> Int16)] = [
@@ -35,7 +35,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func copiesAnotherAttributeAndMixesWithConstants(kind: StoreKind) throws {
         let stack = try stack(kind, wins: ["Spain": 1, "Chile": 2])
         _ = try stack.execute(try update(["imageName": BatchUpdateExpression.keyPath("teamName"),
@@ -47,7 +47,7 @@ import Testing
     }
 
     /// A result out of the attribute's range refuses the request before any row is written.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func refusesAResultTheAttributeCannotHold(kind: StoreKind) throws {
         let stack = try stack(kind, wins: ["Spain": 1, "France": Int16.max])
         let before = try stack.currentToken()

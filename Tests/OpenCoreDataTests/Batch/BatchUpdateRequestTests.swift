@@ -21,7 +21,7 @@ import Testing
         return request
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func writesMatchingRowsOnlyAndReturnsEachResultType(kind: StoreKind) throws {
         let (stack, ids) = try stack(kind)
         let uefa: Set = [ids["Spain"]!, ids["France"]!, ids["Italy"]!]
@@ -51,7 +51,7 @@ import Testing
         #expect(try stack.currentToken() == before, "an update of no row commits nothing")
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func isOneHistoryTransactionOfUpdatesNamingTheProperties(kind: StoreKind) throws {
         let (stack, ids) = try stack(kind)
         let before = try stack.currentToken()
@@ -70,7 +70,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func leavesRegisteredObjectsUntilTheIDsAreMerged(kind: StoreKind) throws {
         let (stack, ids) = try stack(kind)
         let viewContext = stack.newContext()
@@ -90,7 +90,7 @@ import Testing
     }
 
     /// Each bad value is refused with the key named, and nothing is written.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func refusesBadValuesBeforeWriting(kind: StoreKind) throws {
         let (stack, _) = try stack(kind)
         let cases: [(key: String, value: Any?, code: CoreDataErrorCode, mentions: String)] = [
@@ -118,7 +118,7 @@ import Testing
         #expect(try stack.storedTeams().mapValues(\.imageName) == teams.mapValues(\.imageName))
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func refusesAnUnknownEntityAndAnEmptyUpdate(kind: StoreKind) throws {
         let (stack, _) = try stack(kind)
         let unknown = BatchUpdateRequest(entityName: "Stadium")

@@ -35,7 +35,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases, PolicyKind.allCases)
+    @Test(arguments: StoreKind.withPostgres, PolicyKind.allCases)
     func aStoredObjectTakesTheValuesOfAnother(kind: StoreKind, policy: PolicyKind) throws {
         let (stack, franceID, germanyID) = try seeded(kind)
         let context = stack.newContext()
@@ -73,7 +73,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases, PolicyKind.allCases)
+    @Test(arguments: StoreKind.withPostgres, PolicyKind.allCases)
     func twoStoredObjectsExchangeTheirValues(kind: StoreKind, policy: PolicyKind) throws {
         let (stack, franceID, germanyID) = try seeded(kind)
         let context = stack.newContext()
@@ -87,7 +87,7 @@ import Testing
         #expect(try stored(stack) == ["DE France 68 [\"Paris\"]", "FR Germany 84 [\"Berlin\"]"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func valuesPassAlongAChainOfStoredObjects(kind: StoreKind) throws {
         let (stack, franceID, germanyID) = try seeded(kind)
         let context = stack.newContext()
@@ -103,7 +103,7 @@ import Testing
         #expect(try stored(stack) == ["DE nil 0 []", "FR Germany 84 [\"Berlin\"]", "FX France 68 [\"Paris\"]"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aNewObjectTakesTheValuesOfOneDeletedInTheSameSave(kind: StoreKind) throws {
         let (stack, franceID, _) = try seeded(kind)
         let context = stack.newContext()
@@ -118,7 +118,7 @@ import Testing
 
     /// A stored object, loaded and changed here, is the holder a new object is folded into: it
     /// keeps this context's changes to it under store-trump, and they are saved with the fold.
-    @Test(arguments: StoreKind.allCases, [PolicyKind.objectTrump, .storeTrump])
+    @Test(arguments: StoreKind.withPostgres, [PolicyKind.objectTrump, .storeTrump])
     func aLoadedAndChangedHolderKeepsItsChanges(kind: StoreKind, policy: PolicyKind) throws {
         let (stack, franceID, _) = try seeded(kind)
         let context = stack.newContext()
@@ -138,7 +138,7 @@ import Testing
 
     /// A new object's one-to-one partner is not deleted with it (its delete rule cascades): it
     /// follows the holder, or stays on its own when the holder keeps its values.
-    @Test(arguments: StoreKind.allCases, [PolicyKind.objectTrump, .storeTrump])
+    @Test(arguments: StoreKind.withPostgres, [PolicyKind.objectTrump, .storeTrump])
     func aFoldedObjectsCascadeDoesNotDeleteWhatItPointsTo(kind: StoreKind, policy: PolicyKind) throws {
         let (stack, franceID, _) = try seeded(kind)
         let context = stack.newContext()

@@ -21,10 +21,9 @@ final class Token: ManagedObject {
     static let keys = 60
     static let seed: UInt64 = 7
 
-    private static func container(_ url: URL, kind: StoreKind = .sqlite) throws -> PersistentContainer {
+    private static func container(_ url: URL) throws -> PersistentContainer {
         let container = PersistentContainer(name: "ConstraintTest", managedObjectModel: try ManagedObjectModel(managedObjectClasses: [Token.self]))
         let description = PersistentStoreDescription(url: url)
-        description.type = kind == .sqlite ? SQLiteStoreType : InMemoryStoreType
         description.timeout = 30
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
@@ -81,10 +80,11 @@ final class Token: ManagedObject {
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func contextsOfOneCoordinatorLeaveOneRowPerKey(kind: StoreKind) throws {
         let directory = TemporaryDirectory()
-        let container = try Self.container(directory.file("Tokens.sqlite"), kind: kind)
+        let stack = try TestStack(kind, model: ManagedObjectModel(managedObjectClasses: [Token.self]), directory: directory)
+        let container = stack.container
         let policies: [MergePolicy] = [.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump, .overwrite, .error]
         let results = Locked<[(refused: Int, errors: [String])]>([])
         DispatchQueue.concurrentPerform(iterations: policies.count) { index in

@@ -20,7 +20,7 @@ import Testing
         return stack
     }
 
-    @Test(arguments: StoreKind.allCases, [PolicyKind.objectTrump, .storeTrump, .overwrite, .rollback])
+    @Test(arguments: StoreKind.withPostgres, [PolicyKind.objectTrump, .storeTrump, .overwrite, .rollback])
     func theSavingContextsControllerSeesTheNewObjectFoldedIntoTheStoredOne(kind: StoreKind, policy: PolicyKind) throws {
         let stack = try seeded(kind)
         let context = stack.newContext()
@@ -47,7 +47,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases, [PolicyKind.objectTrump, .storeTrump])
+    @Test(arguments: StoreKind.withPostgres, [PolicyKind.objectTrump, .storeTrump])
     func anotherContextsControllerSeesAnUpdateNotAnInsert(kind: StoreKind, policy: PolicyKind) throws {
         let stack = try seeded(kind)
         let viewer = stack.newContext()
@@ -70,7 +70,7 @@ import Testing
 
     /// Folding stored objects into one another (a changed code meeting a stored row) reaches
     /// both controllers as a deletion and an update.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aStoredObjectFoldedIntoAnotherIsDeletedForControllers(kind: StoreKind) throws {
         let stack = try seeded(kind)
         let viewer = stack.newContext()

@@ -58,7 +58,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases, [UInt64(1), 2, 3, 4])
+    @Test(arguments: StoreKind.withPostgres, [UInt64(1), 2, 3, 4])
     func randomSavesMatchTheReferenceModel(kind: StoreKind, seed: UInt64) throws {
         let stack = try ConstraintFixtures.stack(kind)
         let context = stack.newContext()

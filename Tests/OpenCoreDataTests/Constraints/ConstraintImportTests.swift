@@ -21,7 +21,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func importingAFeedTwiceKeepsOneRowPerKey(kind: StoreKind) throws {
         let stack = try ConstraintFixtures.stack(kind)
         let clock = ContinuousClock()

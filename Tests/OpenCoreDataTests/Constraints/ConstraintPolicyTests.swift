@@ -33,7 +33,7 @@ import Testing
 
     // MARK: A new object meets a stored one
 
-    @Test(arguments: StoreKind.allCases, PolicyKind.allCases)
+    @Test(arguments: StoreKind.withPostgres, PolicyKind.allCases)
     func aNewObjectMeetsAStoredOne(kind: StoreKind, policy: PolicyKind) throws {
         let stack = try ConstraintFixtures.stack(kind)
         let seeding = stack.newContext()
@@ -93,7 +93,7 @@ import Testing
 
     // MARK: Two new objects of one save
 
-    @Test(arguments: StoreKind.allCases, PolicyKind.allCases)
+    @Test(arguments: StoreKind.withPostgres, PolicyKind.allCases)
     func twoNewObjectsOfOneSave(kind: StoreKind, policy: PolicyKind) throws {
         let stack = try ConstraintFixtures.stack(kind)
         let context = stack.newContext()
@@ -136,7 +136,7 @@ import Testing
 
     // MARK: Compound constraints
 
-    @Test(arguments: StoreKind.allCases, PolicyKind.allCases)
+    @Test(arguments: StoreKind.withPostgres, PolicyKind.allCases)
     func aCompoundConstraintConflictsOnlyWhenEveryValueMatches(kind: StoreKind, policy: PolicyKind) throws {
         let stack = try ConstraintFixtures.stack(kind)
         let seeding = stack.newContext()
@@ -176,7 +176,7 @@ import Testing
 
     // MARK: Entity hierarchies
 
-    @Test(arguments: StoreKind.allCases, PolicyKind.allCases)
+    @Test(arguments: StoreKind.withPostgres, PolicyKind.allCases)
     func aConstraintOfTheRootEntityCoversItsSubentities(kind: StoreKind, policy: PolicyKind) throws {
         let stack = try ConstraintFixtures.stack(kind)
         let seeding = stack.newContext()
@@ -215,7 +215,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases, PolicyKind.allCases)
+    @Test(arguments: StoreKind.withPostgres, PolicyKind.allCases)
     func aConstraintOfASubentityCoversItAlone(kind: StoreKind, policy: PolicyKind) throws {
         let stack = try ConstraintFixtures.stack(kind)
         let context = stack.newContext()
@@ -245,7 +245,7 @@ import Testing
 
     // MARK: Nil values, to-one relationships
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func nilValuesNeverConflict(kind: StoreKind) throws {
         let stack = try ConstraintFixtures.stack(kind)
         let context = stack.newContext()
@@ -264,7 +264,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases, PolicyKind.allCases)
+    @Test(arguments: StoreKind.withPostgres, PolicyKind.allCases)
     func aConstrainedToOneRelationshipConflictsOnTheSameDestination(kind: StoreKind, policy: PolicyKind) throws {
         let stack = try ConstraintFixtures.stack(kind)
         let seeding = stack.newContext()

@@ -28,7 +28,7 @@ import Testing
 
     // API-02. Our port differs on purpose (DESIGN §3.1): nil sort descriptors make performFetch()
     // throw missingSortDescriptors instead of trapping in init. An empty array is accepted.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func missingSortDescriptorsMakePerformFetchThrowAndAnEmptyArrayIsAccepted(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -57,7 +57,7 @@ import Testing
     }
 
     // API-03
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func theRequestIsKeptByReferenceAndAChangedPredicateAppliesAtTheNextFetch(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -114,7 +114,7 @@ import Testing
     }
 
     // API-07. Our choice for API-11: section infos are values, fixed when `sections` is read.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aSectionInfoHasANameAnIndexTitleACountAndItsObjects(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -140,7 +140,7 @@ import Testing
     }
 
     // API-09, API-11
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func fetchedObjectsAndSectionsAreNilBeforeAFetchAndAfterAFailedOne(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -164,7 +164,7 @@ import Testing
     }
 
     // API-10, API-11: what a caller read does not change under it; the controller's next read does.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func fetchedObjectsAndSectionsReadEarlierDoNotChangeWhenTheResultsDo(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -189,7 +189,7 @@ import Testing
     }
 
     // API-12: a valid index path gives fetchedObjects[section offset + row].
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func objectAtAnIndexPathIsTheFetchedObjectAtTheSectionOffsetPlusTheRow(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -255,7 +255,7 @@ import Testing
     }
 
     // API-13
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func indexPathOfAnObjectNotInTheResultsIsNil(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -275,7 +275,7 @@ import Testing
 
     // API-13 [INF], recorded: after a section key change, before pending changes are processed,
     // our port still answers the old index path (Apple may answer nil).
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func indexPathAfterASectionKeyChangeIsTheOldOneUntilChangesAreProcessed(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -296,7 +296,7 @@ import Testing
     }
 
     // API-14
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func indexPathsChangeOnlyWhenPendingChangesAreProcessed(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -332,7 +332,7 @@ import Testing
 
     // API-15, SEC-04: the delegate's title wins; a section's title is fixed when it is created,
     // and asked again for a section created later (open question 4).
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func theDelegateIndexTitleWinsAndIsFixedWhenTheSectionIsCreated(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -364,7 +364,7 @@ import Testing
     }
 
     // API-16: nil titles skipped, consecutive duplicates collapsed, others kept; empty unsectioned.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func sectionIndexTitlesCollapseConsecutiveDuplicatesAndSkipNil(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -389,7 +389,7 @@ import Testing
     }
 
     // API-17
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func sectionForAnIndexTitleIsTheSectionThatContributedIt(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -438,7 +438,7 @@ import Testing
 
     // API-19, OPT-08. Deliberate difference: dictionary results with a delegate make
     // performFetch() throw unsupportedResultType (Apple raises when the delegate is set).
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func dictionaryResultsFetchWithoutADelegateAndThrowWithOne(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()

@@ -70,7 +70,7 @@ import Testing
     // MARK: Golden cases
 
     // CHG-07: swapping the sort keys of two adjacent rows is one move and one update.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func swappingTwoRowsMovesOneAndUpdatesTheOther(kind: StoreKind) throws {
         let outcome = try Self.run(kind, Self.abc) { cards, _ in
             cards["a"]?.rank = 20
@@ -82,7 +82,7 @@ import Testing
     }
 
     // CHG-07: deleting the first row and bumping every later sort index is one delete and updates.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func deletingTheFirstRowAndBumpingTheRestIsADeleteAndUpdates(kind: StoreKind) throws {
         let seeds = (0..<4).map { CardSeed("r\($0)", rank: Int32($0)) }
         let outcome = try Self.run(kind, seeds) { cards, context in
@@ -95,7 +95,7 @@ import Testing
     }
 
     // CHG-12, SEC-07: a row moving into a section the batch creates: a section insert and a move.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aRowMovingIntoANewSectionInsertsTheSection(kind: StoreKind) throws {
         let seeds = [CardSeed("a1", deck: "A", rank: 1), CardSeed("a2", deck: "A", rank: 2), CardSeed("b1", deck: "B", rank: 1)]
         let outcome = try Self.run(kind, sectioned: true, seeds) { cards, _ in
@@ -107,7 +107,7 @@ import Testing
     }
 
     // CHG-12, SEC-07: the last row leaving a section: a section delete and a move out of it.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func theLastRowLeavingASectionDeletesTheSection(kind: StoreKind) throws {
         let seeds = [CardSeed("a1", deck: "A", rank: 1), CardSeed("b1", deck: "B", rank: 1), CardSeed("c1", deck: "C", rank: 1)]
         let outcome = try Self.run(kind, sectioned: true, seeds) { cards, _ in
@@ -120,7 +120,7 @@ import Testing
     }
 
     // CHG-12: leaving a deleted section for the same numbers in the next one is a real move.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aRowLeavingADeletedSectionForTheSameNumbersIsAMove(kind: StoreKind) throws {
         let seeds = [CardSeed("a1", deck: "A", rank: 1), CardSeed("b1", deck: "B", rank: 1), CardSeed("c1", deck: "C", rank: 1)]
         let outcome = try Self.run(kind, sectioned: true, seeds) { cards, _ in
@@ -154,7 +154,7 @@ import Testing
     }
 
     // CHG-09: an update carries its old index path and its shifted new one.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func anUpdateWithShiftedRowsCarriesBothIndexPaths(kind: StoreKind) throws {
         let seeds = (0..<3).map { CardSeed("x\($0)", rank: Int32($0)) }
         let outcome = try Self.run(kind, seeds) { cards, context in
@@ -169,7 +169,7 @@ import Testing
     // MARK: Inserts, deletes, updates
 
     // CHG-01
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func anInsertHasOnlyANewIndexPath(kind: StoreKind) throws {
         let outcome = try Self.run(kind, Self.abc) { _, context in
             _ = Spec.insert(CardSeed("n", rank: 15), into: context)
@@ -179,7 +179,7 @@ import Testing
     }
 
     // CHG-02
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aDeleteHasOnlyItsOldIndexPath(kind: StoreKind) throws {
         let outcome = try Self.run(kind, Self.abc) { cards, context in
             context.delete(try #require(cards["b"]))
@@ -189,7 +189,7 @@ import Testing
     }
 
     // CHG-03: an update that stops matching is a delete; one that starts matching is an insert.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func updatesThatChangeWhetherAnObjectMatchesAreDeletesAndInserts(kind: StoreKind) throws {
         let seeds = Self.abc + [CardSeed("h", rank: 25, visible: false)]
         let outcome = try Self.run(kind, predicate: "visible == YES", seeds) { cards, _ in
@@ -203,7 +203,7 @@ import Testing
 
     // CHG-03: one change per object: an object inserted and changed in the same batch is an
     // insert; one inserted and deleted is nothing at all.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func anObjectIsReportedOncePerBatch(kind: StoreKind) throws {
         var held: Card?
         let outcome = try Self.run(kind, Self.abc) { _, context in
@@ -221,7 +221,7 @@ import Testing
 
     // CHG-04 (parity): changes are classified with the request's current predicate, even before
     // a new fetch; rows already shown stay.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func changesAreClassifiedWithTheRequestsCurrentPredicate(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -244,7 +244,7 @@ import Testing
 
     // CHG-05, CHG-09: a change to an attribute no sort or section key reads is an update, with
     // its index path as both old and new.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aDisplayOnlyChangeIsAnUpdate(kind: StoreKind) throws {
         let outcome = try Self.run(kind, Self.abc) { cards, _ in
             cards["b"]?.note = "changed"
@@ -254,7 +254,7 @@ import Testing
     }
 
     // CHG-05, CHG-10: a sort key change that reorders is a move, which implies the update.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aSortKeyChangeThatReordersIsAMoveWithNoSeparateUpdate(kind: StoreKind) throws {
         let outcome = try Self.run(kind, Self.abc) { cards, _ in
             cards["c"]?.rank = 1
@@ -267,7 +267,7 @@ import Testing
 
     // CHG-05: an object refreshed by a merge whose changed keys are unknown is a move candidate;
     // staying in place, it is an update without a new index path (CHG-08).
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aMergedChangeWithUnknownKeysIsAMoveCandidate(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -293,7 +293,7 @@ import Testing
     }
 
     // CHG-06: rows with equal sort keys keep a stable order (by object ID), the fetch's order.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func tiesAreOrderedAsAFreshFetchOrdersThem(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -323,7 +323,7 @@ import Testing
     // MARK: Moves to the same index path
 
     // CHG-08: a sort key change that keeps the row's place is an update with no new index path.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aSortKeyChangeInPlaceIsAnUpdateWithoutNewIndexPath(kind: StoreKind) throws {
         let outcome = try Self.run(kind, Self.abc) { cards, _ in
             cards["b"]?.rank = 25
@@ -334,7 +334,7 @@ import Testing
 
     // CHG-08, our port: a move to its own index path is reported only when the row crossed rows
     // that did not change, where an update in place would give the wrong order.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aRowThatCrossesUnchangedRowsMovesEvenToItsOwnIndexPath(kind: StoreKind) throws {
         let seeds = [CardSeed("u", rank: 10), CardSeed("c", rank: 20), CardSeed("a", rank: 30)]
         let outcome = try Self.run(kind, seeds, allowingMovesInPlace: true) { cards, _ in
@@ -350,7 +350,7 @@ import Testing
 
     // CHG-13 (parity, for now): the limit is not enforced as changes arrive. DESIGN §3.4 plans
     // live windows; this test then changes.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func theFetchLimitIsNotEnforcedAsChangesArrive(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -376,7 +376,7 @@ import Testing
     }
 
     // CHG-13 (parity, for now): nor is the offset; a row sorting before the window is shown.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func theFetchOffsetIsIgnoredAsChangesArrive(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()

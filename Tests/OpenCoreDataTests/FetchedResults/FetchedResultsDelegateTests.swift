@@ -20,7 +20,7 @@ import Testing
     // DEL-01, DEL-02. Deliberate difference: Swift has no optional protocol methods, so adopting
     // the delegate protocol turns tracking on, even for a delegate that only gives index titles.
     // Without a delegate nothing is followed.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func adoptingTheDelegateProtocolTurnsTrackingOnAndNoDelegateLeavesItOff(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -73,7 +73,7 @@ import Testing
     }
 
     // DEL-04: changes made while the delegate is nil are not replayed; the fetch catches up.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func changesMadeWithoutADelegateAreNotReplayed(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -122,7 +122,7 @@ import Testing
     }
 
     // DEL-05, API-05: a delegate that went away stops tracking at the next batch, without a crash.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aDeallocatedDelegateStopsTracking(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -145,7 +145,7 @@ import Testing
     }
 
     // DEL-06: a delegate set after the fetch follows changes from then on.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aDelegateSetAfterTheFetchFollowsChangesFromThen(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -167,7 +167,7 @@ import Testing
     // MARK: Callback order
 
     // ORD-01, ORD-02: willChange sees the old contents; each change callback the new ones.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func willChangeSeesTheOldContentsAndChangeCallbacksTheNewOnes(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -222,7 +222,7 @@ import Testing
     // order: section deletes (descending), section inserts (ascending), row deletes (descending),
     // row inserts (ascending), moves (by new index path), updates (by old index path); willChange
     // first and didChange last, once per batch. Apple's order within groups is unspecified.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func callbacksComeInTheDocumentedOrder(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -261,7 +261,7 @@ import Testing
     }
 
     // ORD-05: changes processed at the start of a save make one batch; a merge makes its own.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aSaveOfUnprocessedChangesIsOneBatchAndAMergeIsAnother(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -291,7 +291,7 @@ import Testing
 
     // SNP-01, SNP-02: one section per controller section, by name, or Core Data's constant
     // identifier unsectioned; items are the object IDs in result order.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aSnapshotHoldsTheSectionsByNameAndTheObjectIDsInOrder(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -319,7 +319,7 @@ import Testing
 
     // SNP-03, SNP-04: updated and moved objects are reloaded items; a batch that changes nothing
     // in the results sends no snapshot; no classic callbacks.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func updatedAndMovedObjectsAreReloadedItems(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -380,7 +380,7 @@ import Testing
 
     // SNP-06: a pure update is an associated remove and insert at the same offset; never from a
     // fetch.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aPureUpdateIsAnAssociatedRemoveAndInsertAtTheSameOffset(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -404,7 +404,7 @@ import Testing
 
     // SNP-06: moves are not lowered here: each moved or updated object is an associated pair;
     // inserts and deletes are not associated; the differences rebuild the new IDs.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func differencesRebuildTheResultsWithoutMoveLowering(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -446,7 +446,7 @@ import Testing
     // CHG-15: an unsaved insert carries a temporary ID; the save gives the same row its
     // permanent ID. Snapshot and difference consumers hear the new ID; the classic delegate,
     // which receives the object itself, hears nothing.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func temporaryIDsBecomePermanentInTheNextSnapshotAfterTheSave(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -485,7 +485,7 @@ import Testing
 
     // The `changes` sequence delivers the batches the classic delegate hears, and ends when the
     // controller goes away.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func theChangesSequenceDeliversTheClassicBatches(kind: StoreKind) async throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -516,7 +516,7 @@ import Testing
     }
 
     // A `changes` sequence turns tracking on without a delegate.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func theChangesSequenceTurnsTrackingOnWithoutADelegate(kind: StoreKind) async throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -544,7 +544,7 @@ import Testing
 
     // The `snapshots` sequence delivers what a snapshot delegate receives, fetch included, and
     // turns tracking on by itself.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func theSnapshotsSequenceDeliversTheDelegatesSnapshots(kind: StoreKind) async throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()

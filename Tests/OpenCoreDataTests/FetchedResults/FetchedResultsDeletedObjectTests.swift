@@ -17,7 +17,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aDeletedNewObjectReachesTheDelegateAsItself(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()

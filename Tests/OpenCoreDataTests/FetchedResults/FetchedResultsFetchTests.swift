@@ -19,7 +19,7 @@ import Testing
 
     // FET-01: a fetch replaces everything the controller held. Our port runs performFetch() on
     // the context's queue and stops a caller that is off it (THR-01), rather than hopping there.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aFetchReplacesThePreviousResultsAndSections(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -76,7 +76,7 @@ import Testing
     }
 
     // FET-03
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func anUnsectionedControllerHasOneSectionEvenWhenEmpty(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -89,7 +89,7 @@ import Testing
     }
 
     // FET-04
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aSectionedControllerWithNoResultsHasNoSections(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -103,7 +103,7 @@ import Testing
 
     // FET-05: the grouped-count path (a clean root context on SQLite) and the walk (unsaved
     // changes, a child context, a fetch limit, the in-memory store) give the same sections.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func everyWayOfComputingSectionsGivesTheSameSections(kind: StoreKind) throws {
         let stack = try TestStack(kind, recordingSQL: true)
         let log = try #require(stack.log)
@@ -137,13 +137,13 @@ import Testing
         #expect(limited.layout == expected)
         #expect(inChild.layout == expected)
         #expect(dirty.layout == expected)
-        #expect(clean.grouped == (kind == .sqlite))
+        #expect(clean.grouped == (kind != .inMemory))
         #expect(!limited.grouped && !inChild.grouped && !dirty.grouped)
     }
 
     // FET-06, SEC-02: a case-insensitive sort with case-sensitive names: "a" comes back after
     // "A". Error 134060 with Core Data's reason, and no results afterwards.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aSectionNameThatComesBackFailsTheFetchWithError134060(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -170,7 +170,7 @@ import Testing
 
     // FET-07. Deliberate difference: a section key that is not the first sort key is checked on
     // every path, including the one where Apple counts groups and silently mis-sections.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func sectionsThatDoNotFollowTheSortOrderFailTheFetchOnEveryPath(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -195,7 +195,7 @@ import Testing
 
     // FET-07, SEC-03, SEC-06 (the reported symptom): sorted by a related object's order and
     // sectioned by its name, sections follow the sort, not the alphabet.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func sectionsThroughARelationshipFollowTheSortOrder(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -229,7 +229,7 @@ import Testing
 
     // FET-08, SNP-04: one snapshot per successful fetch, from inside performFetch(); none for a
     // failed one; a classic delegate hears nothing from a fetch.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aSnapshotDelegateHearsEachSuccessfulFetchAndAClassicOneNothing(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -262,7 +262,7 @@ import Testing
     }
 
     // FET-09: a fetch after changing the request reports no changes; the client reloads.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func refetchingWithAnotherPredicateReportsNoChanges(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -283,7 +283,7 @@ import Testing
     }
 
     // FET-10
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func objectsWithANilSectionValueGoIntoASectionNamedEmpty(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -299,7 +299,7 @@ import Testing
     // MARK: Section names
 
     // SEC-01: numbers and booleans by their description, to-one relationships by object URI.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func sectionNamesAreTheTextOfTheSectionValue(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -366,7 +366,7 @@ import Testing
     }
 
     // SEC-07
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func theOnlyObjectMovingToANewSectionDeletesOneSectionAndInsertsTheOther(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -439,7 +439,7 @@ import Testing
     }
 
     // OPT-04: limit and offset are honoured by the fetch (CHG-13 for changes).
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func fetchLimitAndOffsetAreHonouredByTheFetch(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -458,7 +458,7 @@ import Testing
 
     // OPT-05: without pending changes the fetch shows the store; changes are still followed in
     // memory (parity: classification does not consult the flag), so an unsaved insert is reported.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func withoutPendingChangesTheFetchShowsTheStoreButUnsavedInsertsAreStillReported(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -486,7 +486,7 @@ import Testing
     }
 
     // OPT-07: object-ID results are fetched and followed; the delegate receives IDs.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func objectIDResultsAreFollowed(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()

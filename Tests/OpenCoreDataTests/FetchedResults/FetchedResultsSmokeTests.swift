@@ -12,7 +12,7 @@ import Testing
                                         sectionNameKeyPath: "qualifyingZone", cacheName: nil)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func fetchesSectionsAndFollowsAnUpdate(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()

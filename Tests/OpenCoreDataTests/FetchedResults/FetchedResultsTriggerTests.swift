@@ -8,7 +8,7 @@ import Testing
     private static let abc = [CardSeed("a", rank: 10), CardSeed("b", rank: 20), CardSeed("c", rank: 30)]
 
     // TRG-01: processed pending changes, no save needed.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func anUnsavedInsertIsReportedWhenPendingChangesAreProcessed(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -88,7 +88,7 @@ import Testing
 
     // TRG-03, TRG-04: a merged save that makes an object the context never loaded match the
     // predicate is an insert.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aMergedUpdateOfAnUnloadedObjectThatNowMatchesIsAnInsert(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let seeding = stack.newContext()
@@ -137,7 +137,7 @@ import Testing
 
     // TRG-06, TRG-08: changes written around the context (Apple's batch requests; we have none
     // yet) are heard when merged by ID: a merged delete of a shown object is a delete.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func deletionsMergedByIDAreReportedAsDeletes(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let view = stack.newContext()
@@ -170,7 +170,7 @@ import Testing
     }
 
     // TRG-07: a reset sends no callbacks; the next fetch brings the controller up to date.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aResetSendsNoCallbacksAndAFetchRestoresTheResults(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -232,7 +232,7 @@ import Testing
     // TRG-10, SEC-06 (parity, for now): a change to a related object that a sort key path goes
     // through is not observed; re-assigning the relationship on the fetched object is. DESIGN §3.5
     // plans to observe related objects; the first half of this test then changes.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func relatedObjectsAreNotObservedButReassigningTheRelationshipIs(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -276,7 +276,7 @@ import Testing
 
     // TRG-11 (parity): a change to an object reached only through a prefetched relationship is
     // not a change of the results.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func changesToPrefetchedRelatedObjectsAreNotObserved(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -305,7 +305,7 @@ import Testing
     }
 
     // TRG-12: a change that does not touch the results sends nothing, not even will/did.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aChangeOutsideTheResultsSendsNoCallbacks(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -332,7 +332,7 @@ import Testing
     }
 
     // TRG-13, our port: performFetch() inside a callback throws fetchDuringChangeDelivery.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func fetchingInsideACallbackThrows(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -359,7 +359,7 @@ import Testing
 
     // TRG-13, our port: a save inside a callback is heard as the next batch, after the current
     // one ends; batches never nest.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aSaveInsideACallbackIsHeardAfterTheCurrentBatch(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -386,7 +386,7 @@ import Testing
 
     // CHG-15 with TRG-01: permanent IDs obtained before pending changes are processed do not
     // report the insert early; it is reported once, when changes are processed.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func permanentIDsObtainedEarlyDoNotReportAnInsertBeforeItIsProcessed(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()

@@ -1,0 +1,41 @@
+#if Postgres
+import Foundation
+package import OpenCoreData
+import PostgresNIO
+
+/// A PostgreSQL schema of its own for one test or fuzz run, on the server `OCD_POSTGRES_URL`
+/// names (`Scripts/test` starts a throwaway one), dropped with everything in it when the last
+/// reference goes, so that runs side by side never see each other's tables.
+package final class ScratchPostgresSchema: Sendable {
+    /// The environment variable naming the server.
+    package static let serverVariable = "OCD_POSTGRES_URL"
+
+    package let name: String
+    /// The store URL of the schema.
+    package let storeURL: String
+
+    /// - Throws: ``PersistentStoreError/invalidStoreURL`` when `OCD_POSTGRES_URL` is not set,
+    ///   saying how to set it.
+    package init() throws {
+        guard let server = ProcessInfo.processInfo.environment[Self.serverVariable], !server.isEmpty else {
+            throw PersistentStoreError(
+                PersistentStoreError.invalidStoreURL,
+                "\(Self.serverVariable) is not set: run the tests through Scripts/test, which starts a throwaway PostgreSQL "
+                    + "server, or set it to a server whose database may be written to (postgres://user@host:port/database)")
+        }
+        name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        storeURL = server + (server.contains("?") ? "&" : "?") + "schema=\(name)"
+    }
+
+    /// A description of a store in the schema.
+    package func description() throws -> PersistentStoreDescription {
+        try PersistentStoreDescription(postgres: storeURL)
+    }
+
+    deinit {
+        guard let pool = try? PostgresConnectionPool(url: PostgresStoreURL(storeURL), timeout: 10, eventLoopThreads: 1) else { return }
+        _ = try? pool.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(quoted(name)) CASCADE"))
+        pool.close()
+    }
+}
+#endif
