@@ -75,6 +75,8 @@ extension PostgresStoreBackend {
             try writeModelVersion(connection, schema: schema, opening)
         }
         try StoreIndexes(connection: connection, schema: schema, codes: codes, errorURL: errorURL).synchronize()
+        // Stores made before history gain its tables and the generation triggers here.
+        try PostgresHistorySchema.prepare(connection, schema: schema, storeIdentifier: metadata.identifier)
         return (metadata.identifier, codes)
     }
 
@@ -126,6 +128,7 @@ extension PostgresStoreBackend {
         let identifier = UUID().uuidString
         try writeMetadataValue(connection, schema: schema, key: StoreMetadata.Key.format, value: "1")
         try writeMetadata(connection, schema: schema, identifier: identifier, current: current, version: opening, codes: codes)
+        try PostgresHistorySchema.prepare(connection, schema: schema, storeIdentifier: identifier)
         log.debug("created PostgreSQL store \(url.redacted)")
         return (identifier, codes)
     }

@@ -7,7 +7,8 @@ import PostgresNIO
 /// Docs/PostgresStore.md, "A save": keys from the sequences, the pre-images locked `FOR UPDATE`
 /// (what SQLite's single writer gives for free), the version and constraint checks, deletes,
 /// updates, inserts and links, then the generation row, last, so that it is locked only from
-/// there to the commit and every commit takes the next number.
+/// there to the commit and every commit takes the next number, then the history
+/// (`+History`) and the commit's notification.
 extension PostgresStoreBackend {
     /// How many times a save runs when PostgreSQL refuses it for a reason another run resolves:
     /// a unique index finding a row another writer committed after the constraint check
@@ -64,6 +65,8 @@ extension PostgresStoreBackend {
     }
 
     private func write(_ request: SaveRequest, _ connection: PooledConnection, loaded: Loaded) throws -> SaveOutcome {
+        // For this transaction only: the generation triggers leave the counting to the save.
+        try connection.execute("SET LOCAL ocd.saving = 'on'")
         let mapping = try IDMapping.allocating(for: request.inserted.map(\.objectID), storeIdentifier: loaded.identifier) { root, count in
             try allocateKeys(for: root, count: count, connection, loaded: loaded)
         }
@@ -93,11 +96,38 @@ extension PostgresStoreBackend {
         try insert(save.inserted, connection, loaded: loaded)
         try writeLinks(save.joinChanges, connection, loaded: loaded)
         try deleteLinks(of: save.deleted.map(\.objectID), connection, loaded: loaded)
-        let after = try connection.query(PostgresQuery(unsafeSQL:
-            "UPDATE \(loaded.schema.qualified(PostgresSchema.generationTable)) SET \"value\" = \"value\" + 1 RETURNING \"value\""))
-            .first?.decode(Int64.self) ?? 1
+        let history = historySettings.isRecording
+            ? HistoryChangeRow.rows(inserted: HistoryInsertRun.runs(of: save.inserted, keys: save.inserted.map(\.objectID.key)),
+                                    updated: save.updated, deleted: save.deleted, preImages: preImages)
+            : []
+        let (after, firstChange) = try advanceGeneration(changes: history.reduce(0) { $0 + $1.count }, connection, loaded: loaded)
+        let token = try recordHistory(number: after, firstChange: firstChange, rows: history, info: request.transactionInfo,
+                                      connection, loaded: loaded)
+        try notifyCommit(generation: after, connection, loaded: loaded)
         return .committed(permanentIDs: mapping, preImages: preImages,
-                          generations: CommitGenerations(before: after - 1, after: after), historyToken: nil)
+                          generations: CommitGenerations(before: after - 1, after: after), historyToken: token)
+    }
+
+    /// Takes the save's transaction number (the next generation) and its first change ID, for
+    /// `changes` change IDs, in one statement. Its row lock is held until the commit: committing
+    /// saves take numbers in commit order, without gaps, and change IDs in the same order.
+    private func advanceGeneration(changes: Int64, _ connection: PooledConnection, loaded: Loaded) throws -> (Int64, Int64) {
+        let rows = try connection.query("""
+            UPDATE \(unescaped: loaded.schema.qualified(PostgresSchema.generationTable))
+            SET "value" = "value" + 1, "next_change" = "next_change" + \(changes)
+            RETURNING "value", "next_change" - \(changes)
+            """)
+        guard let row = rows.first else {
+            throw PersistentStoreError(PersistentStoreError.corruptStore, "the store's generation row is missing", url: errorURL)
+        }
+        return try row.decode((Int64, Int64).self)
+    }
+
+    /// Tells the processes listening on the store's channel that generation `generation`
+    /// committed: PostgreSQL delivers it at the commit, and only if the transaction commits.
+    private func notifyCommit(generation: Int64, _ connection: PooledConnection, loaded: Loaded) throws {
+        _ = try connection.query(
+            "SELECT pg_notify(\(PostgresHistorySchema.channel(storeIdentifier: loaded.identifier)), \(String(generation)))")
     }
 
     /// Keys from the hierarchy's sequence, on the save's connection (`nextval` is not rolled

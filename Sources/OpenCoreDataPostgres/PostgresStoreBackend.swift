@@ -11,13 +11,19 @@ import PostgresNIO
 /// Built in the steps of Docs/PostgresStore.md's work plan. So far it loads: it creates the store
 /// in its PostgreSQL schema, checks that the model may open it, migrates it
 /// (`PostgresStoreBackend+Load.swift`), reserves primary keys, reads the store generation, saves
-/// (`+Save`, `+Constraints`) and reads objects and to-many relationships by key (`+Read`).
+/// (`+Save`, `+Constraints`) with its persistent history (`+History`), and reads objects and
+/// to-many relationships by key (`+Read`).
 /// Fetches, counts and batch requests throw ``PersistentStoreError/notSupportedYet``.
 package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionChecking, @unchecked Sendable {
     package let url: PostgresStoreURL
     package let description: PersistentStoreDescription
     package let pool: PostgresConnectionPool
     let log: Logger
+    /// Whether saves are recorded in the persistent history (by default they are, as on
+    /// SQLite), and how long it is kept (`+History`).
+    package let historySettings: PersistentHistorySettings
+    /// When this backend applies the history's retention rule in a save.
+    let historyPruneSchedule = HistoryPruneSchedule()
 
     /// What loading established; read by every operation afterwards.
     package struct Loaded: Sendable {
@@ -66,6 +72,7 @@ package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionCh
         self.description = description
         log = description.logger ?? Logger(label: "OpenCoreData.store")
         pool = try PostgresConnectionPool(url: url, timeout: description.timeout)
+        historySettings = PersistentHistorySettings(description: description, recordsByDefault: true)
     }
 
     package var redactedURL: URL? {
