@@ -21,6 +21,9 @@ extension PostgresStoreBackend {
 
     package func save(_ request: SaveRequest) throws -> SaveOutcome {
         let loaded = try loaded
+        guard !description.isReadOnly else {
+            throw PersistentStoreError(PersistentStoreError.readOnly, "the store is read-only; nothing was saved", url: errorURL)
+        }
         // Before any connection: nothing is written when a value cannot be stored.
         try refuseNullCharacters(in: request)
         var attempt = 0

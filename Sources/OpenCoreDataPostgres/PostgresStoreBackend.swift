@@ -71,7 +71,7 @@ package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionCh
         url = try PostgresStoreURL(storeURL.absoluteString)
         self.description = description
         log = description.logger ?? Logger(label: "OpenCoreData.store")
-        pool = try PostgresConnectionPool(url: url, timeout: description.timeout)
+        pool = try PostgresConnectionPool(url: url, timeout: description.timeout, readOnly: description.isReadOnly)
         historySettings = PersistentHistorySettings(description: description, recordsByDefault: true)
     }
 
