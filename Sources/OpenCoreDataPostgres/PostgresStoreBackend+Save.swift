@@ -30,16 +30,27 @@ extension PostgresStoreBackend {
         while true {
             attempt += 1
             do {
-                return try pool.withConnection("saving") { connection in
+                let attempted = try pool.withConnection("saving") { connection -> SaveAttempt in
                     do {
-                        return try connection.transaction("BEGIN ISOLATION LEVEL READ COMMITTED") {
-                            try write(request, connection, loaded: loaded)
+                        try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+                        let written: WrittenSave
+                        do {
+                            written = try write(request, connection, loaded: loaded)
+                        } catch {
+                            // A closed connection has rolled back on the server already.
+                            if !connection.isConnectionClosed { try? connection.execute("ROLLBACK") }
+                            throw error
                         }
+                        return try commit(written, connection)
                     } catch let declined as DeclinedSave {
-                        return declined.outcome
+                        return .done(declined.outcome)
                     } catch let error as PSQLError where Self.retriedStates.contains(error.serverInfo?[.sqlState] ?? "") {
                         throw RetriedSave(sqlState: error.serverInfo?[.sqlState] ?? "", reason: PostgresErrors.reason(error))
                     }
+                }
+                switch attempted {
+                case .done(let outcome): return outcome
+                case .inDoubt(let written, let reason): return try resolveInDoubt(written, reason: reason)
                 }
             } catch let retried as RetriedSave {
                 guard attempt < Self.saveAttempts else {
@@ -67,7 +78,7 @@ extension PostgresStoreBackend {
         let reason: String
     }
 
-    private func write(_ request: SaveRequest, _ connection: PooledConnection, loaded: Loaded) throws -> SaveOutcome {
+    private func write(_ request: SaveRequest, _ connection: PooledConnection, loaded: Loaded) throws -> WrittenSave {
         // For this transaction only: the generation triggers leave the counting to the save.
         try connection.execute("SET LOCAL ocd.saving = 'on'")
         let mapping = try IDMapping.allocating(for: request.inserted.map(\.objectID), storeIdentifier: loaded.identifier) { root, count in
@@ -106,9 +117,10 @@ extension PostgresStoreBackend {
         let (after, firstChange) = try advanceGeneration(changes: history.reduce(0) { $0 + $1.count }, connection, loaded: loaded)
         let token = try recordHistory(number: after, firstChange: firstChange, rows: history, info: request.transactionInfo,
                                       connection, loaded: loaded)
-        try notifyCommit(generation: after, connection, loaded: loaded)
-        return .committed(permanentIDs: mapping, preImages: preImages,
-                          generations: CommitGenerations(before: after - 1, after: after), historyToken: token)
+        let transaction = try notifyCommit(generation: after, connection, loaded: loaded)
+        return WrittenSave(outcome: .committed(permanentIDs: mapping, preImages: preImages,
+                                               generations: CommitGenerations(before: after - 1, after: after), historyToken: token),
+                           transaction: transaction)
     }
 
     /// Takes the save's transaction number (the next generation) and its first change ID, for
@@ -127,10 +139,16 @@ extension PostgresStoreBackend {
     }
 
     /// Tells the processes listening on the store's channel that generation `generation`
-    /// committed: PostgreSQL delivers it at the commit, and only if the transaction commits.
-    private func notifyCommit(generation: Int64, _ connection: PooledConnection, loaded: Loaded) throws {
-        _ = try connection.query(
-            "SELECT pg_notify(\(PostgresHistorySchema.channel(storeIdentifier: loaded.identifier)), \(String(generation)))")
+    /// committed (PostgreSQL delivers it at the commit, and only if the transaction commits), and
+    /// returns the transaction's ID, by which the commit-in-doubt path asks for its outcome.
+    private func notifyCommit(generation: Int64, _ connection: PooledConnection, loaded: Loaded) throws -> String {
+        let rows = try connection.query("""
+            SELECT pg_current_xact_id()::text, \
+            pg_notify(\(PostgresHistorySchema.channel(storeIdentifier: loaded.identifier)), \(String(generation)))::text
+            """)
+        guard let row = rows.first else { return "" }
+        let (transaction, _) = try row.decode((String, String?).self)
+        return transaction
     }
 
     /// Keys from the hierarchy's sequence, on the save's connection (`nextval` is not rolled

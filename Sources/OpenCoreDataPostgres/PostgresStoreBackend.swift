@@ -58,6 +58,14 @@ package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionCh
     // Guarded by `lock` (hence `@unchecked Sendable`).
     private let lock = NSLock()
     private var loadedState: Loaded?
+    private var commitHookState: (@Sendable (PooledConnection) throws -> Void)?
+
+    /// For tests of the commit-in-doubt path (`+Commit`): runs on a save's connection right
+    /// before its `COMMIT`, as a connection drop there would.
+    package var commitHook: (@Sendable (PooledConnection) throws -> Void)? {
+        get { lock.withLock { commitHookState } }
+        set { lock.withLock { commitHookState = newValue } }
+    }
 
     /// Makes the backend of the store a description names; connects to nothing yet.
     ///
