@@ -1,9 +1,9 @@
 package import Foundation
 
-/// The rows a store's history tables hold for a save, shared by the SQLite and PostgreSQL stores
-/// (which differ only in how they write and read them): which change rows a save records, in
-/// which order, with which tombstones and prior values; how the rows read back expand into
-/// ``HistoryChangeRecord``s; and when a store applies its retention rule.
+// The rows a store's history tables hold for a save, shared by the SQLite and PostgreSQL stores
+// (which differ only in how they write and read them): which change rows a save records, in
+// which order, with which tombstones and prior values; how the rows read back expand into
+// HistoryChangeRecords; and when a store applies its retention rule.
 
 /// New rows of one entity with consecutive primary keys, recorded as one change row.
 package struct HistoryInsertRun: Sendable {
