@@ -27,6 +27,7 @@ extension PostgresStoreBackend {
         let readOnly = description.isReadOnly
         let (identifier, codes) = try pool.withConnection("loading the store") { connection in
             try checkEncoding(connection)
+            try checkServerVersion(try connection.query("SHOW server_version_num").first?.decode(String.self) ?? "")
             return try connection.transaction(readOnly ? "BEGIN READ ONLY" : "BEGIN ISOLATION LEVEL READ COMMITTED") {
                 let lock: PostgresQuery = "SELECT pg_advisory_xact_lock(\(Self.loadLockNamespace), hashtext(\(url.schema)))"
                 _ = try connection.query(lock)
@@ -50,6 +51,24 @@ extension PostgresStoreBackend {
                 PersistentStoreError.unsupportedDatabaseEncoding,
                 "the database '\(url.database)' is encoded in \(encoding); the PostgreSQL store needs UTF8 "
                     + "(CREATE DATABASE … ENCODING 'UTF8')",
+                url: errorURL)
+        }
+    }
+
+    /// The oldest PostgreSQL the store runs on: 13, for `pg_current_xact_id` and `xid8`, which
+    /// a save's commit-in-doubt path needs.
+    static let minimumServerVersion = 130_000
+
+    /// Refuses a server older than ``minimumServerVersion``, given its `server_version_num`, at
+    /// load rather than with an unknown function at the first save.
+    ///
+    /// - Throws: ``PersistentStoreError/cannotOpen`` naming the version.
+    package func checkServerVersion(_ versionNumber: String) throws {
+        guard let number = Int(versionNumber), number >= Self.minimumServerVersion else {
+            let major = Int(versionNumber).map { $0 >= 100_000 ? "\($0 / 10_000)" : "\($0 / 10_000).\($0 / 100 % 100)" } ?? "unknown"
+            throw PersistentStoreError(
+                PersistentStoreError.cannotOpen,
+                "the PostgreSQL server is version \(major); the PostgreSQL store needs version 13 or later",
                 url: errorURL)
         }
     }
