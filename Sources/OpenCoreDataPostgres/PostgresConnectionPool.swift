@@ -38,8 +38,11 @@ package final class PostgresConnectionPool: @unchecked Sendable {
     ///   - timeout: How long an operation waits for a free connection or a new one.
     ///   - eventLoopThreads: The store's own event-loop threads.
     ///   - logger: Where postgres-nio logs; nothing by default.
+    ///   - readOnly: Whether every connection starts with `default_transaction_read_only` on, so
+    ///     that the server itself refuses writes (a read-only store's pool).
     /// - Throws: `PersistentStoreError.cannotOpen` when TLS cannot be set up.
-    package init(url: PostgresStoreURL, timeout: TimeInterval, eventLoopThreads: Int = 2, logger: Logger? = nil) throws {
+    package init(url: PostgresStoreURL, timeout: TimeInterval, eventLoopThreads: Int = 2, logger: Logger? = nil,
+                 readOnly: Bool = false) throws {
         self.url = url
         self.timeout = timeout
         self.logger = logger ?? Logger(label: "OpenCoreData.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -47,6 +50,9 @@ package final class PostgresConnectionPool: @unchecked Sendable {
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
             tls: try Self.tls(url))
         configuration.options.connectTimeout = .nanoseconds(Int64(max(timeout, 0.001) * 1_000_000_000))
+        if readOnly {
+            configuration.options.additionalStartupParameters = [("default_transaction_read_only", "on")]
+        }
         self.configuration = configuration
         loops = StoreEventLoops(threads: eventLoopThreads)
     }

@@ -23,6 +23,10 @@ enum PostgresErrors {
                 PersistentStoreError.connectionLost,
                 "The connection to PostgreSQL closed during \(operation): \(reason)")
         }
+        if (error as? PSQLError)?.serverInfo?[.sqlState] == "25006" {
+            // read_only_sql_transaction: a read-only store's connections refuse every write.
+            return PersistentStoreError(PersistentStoreError.readOnly, "The store is read-only; PostgreSQL refused \(operation): \(reason)")
+        }
         return PersistentStoreError(PersistentStoreError.postgresError, "PostgreSQL failed \(operation): \(reason)")
     }
 

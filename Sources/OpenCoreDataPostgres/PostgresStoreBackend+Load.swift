@@ -27,6 +27,7 @@ extension PostgresStoreBackend {
         let readOnly = description.isReadOnly
         let (identifier, codes) = try pool.withConnection("loading the store") { connection in
             try checkEncoding(connection)
+            try checkServerVersion(try connection.query("SHOW server_version_num").first?.decode(String.self) ?? "")
             return try connection.transaction(readOnly ? "BEGIN READ ONLY" : "BEGIN ISOLATION LEVEL READ COMMITTED") {
                 let lock: PostgresQuery = "SELECT pg_advisory_xact_lock(\(Self.loadLockNamespace), hashtext(\(url.schema)))"
                 _ = try connection.query(lock)
@@ -54,6 +55,24 @@ extension PostgresStoreBackend {
         }
     }
 
+    /// The oldest PostgreSQL the store runs on: 13, for `pg_current_xact_id` and `xid8`, which
+    /// a save's commit-in-doubt path needs.
+    static let minimumServerVersion = 130_000
+
+    /// Refuses a server older than ``minimumServerVersion``, given its `server_version_num`, at
+    /// load rather than with an unknown function at the first save.
+    ///
+    /// - Throws: ``PersistentStoreError/cannotOpen`` naming the version.
+    package func checkServerVersion(_ versionNumber: String) throws {
+        guard let number = Int(versionNumber), number >= Self.minimumServerVersion else {
+            let major = Int(versionNumber).map { $0 >= 100_000 ? "\($0 / 10_000)" : "\($0 / 10_000).\($0 / 100 % 100)" } ?? "unknown"
+            throw PersistentStoreError(
+                PersistentStoreError.cannotOpen,
+                "the PostgreSQL server is version \(major); the PostgreSQL store needs version 13 or later",
+                url: errorURL)
+        }
+    }
+
     private func openOrCreate(_ connection: PooledConnection, catalog: StoreCatalog, schema: PostgresSchema,
                               current: ModelSchema, opening: ModelVersion) throws -> (String, [String: Int64]) {
         guard catalog.tables.contains(PostgresSchema.metadataTable) else {
@@ -75,6 +94,8 @@ extension PostgresStoreBackend {
             try writeModelVersion(connection, schema: schema, opening)
         }
         try StoreIndexes(connection: connection, schema: schema, codes: codes, errorURL: errorURL).synchronize()
+        // Stores made before history gain its tables and the generation triggers here.
+        try PostgresHistorySchema.prepare(connection, schema: schema, storeIdentifier: metadata.identifier)
         return (metadata.identifier, codes)
     }
 
@@ -126,6 +147,7 @@ extension PostgresStoreBackend {
         let identifier = UUID().uuidString
         try writeMetadataValue(connection, schema: schema, key: StoreMetadata.Key.format, value: "1")
         try writeMetadata(connection, schema: schema, identifier: identifier, current: current, version: opening, codes: codes)
+        try PostgresHistorySchema.prepare(connection, schema: schema, storeIdentifier: identifier)
         log.debug("created PostgreSQL store \(url.redacted)")
         return (identifier, codes)
     }

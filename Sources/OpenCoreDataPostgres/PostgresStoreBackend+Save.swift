@@ -7,7 +7,8 @@ import PostgresNIO
 /// Docs/PostgresStore.md, "A save": keys from the sequences, the pre-images locked `FOR UPDATE`
 /// (what SQLite's single writer gives for free), the version and constraint checks, deletes,
 /// updates, inserts and links, then the generation row, last, so that it is locked only from
-/// there to the commit and every commit takes the next number.
+/// there to the commit and every commit takes the next number, then the history
+/// (`+History`) and the commit's notification.
 extension PostgresStoreBackend {
     /// How many times a save runs when PostgreSQL refuses it for a reason another run resolves:
     /// a unique index finding a row another writer committed after the constraint check
@@ -20,22 +21,36 @@ extension PostgresStoreBackend {
 
     package func save(_ request: SaveRequest) throws -> SaveOutcome {
         let loaded = try loaded
+        guard !description.isReadOnly else {
+            throw PersistentStoreError(PersistentStoreError.readOnly, "the store is read-only; nothing was saved", url: errorURL)
+        }
         // Before any connection: nothing is written when a value cannot be stored.
         try refuseNullCharacters(in: request)
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try pool.withConnection("saving") { connection in
+                let attempted = try pool.withConnection("saving") { connection -> SaveAttempt in
                     do {
-                        return try connection.transaction("BEGIN ISOLATION LEVEL READ COMMITTED") {
-                            try write(request, connection, loaded: loaded)
+                        try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+                        let written: WrittenSave
+                        do {
+                            written = try write(request, connection, loaded: loaded)
+                        } catch {
+                            // A closed connection has rolled back on the server already.
+                            if !connection.isConnectionClosed { try? connection.execute("ROLLBACK") }
+                            throw error
                         }
+                        return try commit(written, connection)
                     } catch let declined as DeclinedSave {
-                        return declined.outcome
+                        return .done(declined.outcome)
                     } catch let error as PSQLError where Self.retriedStates.contains(error.serverInfo?[.sqlState] ?? "") {
                         throw RetriedSave(sqlState: error.serverInfo?[.sqlState] ?? "", reason: PostgresErrors.reason(error))
                     }
+                }
+                switch attempted {
+                case .done(let outcome): return outcome
+                case .inDoubt(let written, let reason): return try resolveInDoubt(written, reason: reason)
                 }
             } catch let retried as RetriedSave {
                 guard attempt < Self.saveAttempts else {
@@ -63,7 +78,9 @@ extension PostgresStoreBackend {
         let reason: String
     }
 
-    private func write(_ request: SaveRequest, _ connection: PooledConnection, loaded: Loaded) throws -> SaveOutcome {
+    private func write(_ request: SaveRequest, _ connection: PooledConnection, loaded: Loaded) throws -> WrittenSave {
+        // For this transaction only: the generation triggers leave the counting to the save.
+        try connection.execute("SET LOCAL ocd.saving = 'on'")
         let mapping = try IDMapping.allocating(for: request.inserted.map(\.objectID), storeIdentifier: loaded.identifier) { root, count in
             try allocateKeys(for: root, count: count, connection, loaded: loaded)
         }
@@ -93,11 +110,45 @@ extension PostgresStoreBackend {
         try insert(save.inserted, connection, loaded: loaded)
         try writeLinks(save.joinChanges, connection, loaded: loaded)
         try deleteLinks(of: save.deleted.map(\.objectID), connection, loaded: loaded)
-        let after = try connection.query(PostgresQuery(unsafeSQL:
-            "UPDATE \(loaded.schema.qualified(PostgresSchema.generationTable)) SET \"value\" = \"value\" + 1 RETURNING \"value\""))
-            .first?.decode(Int64.self) ?? 1
-        return .committed(permanentIDs: mapping, preImages: preImages,
-                          generations: CommitGenerations(before: after - 1, after: after), historyToken: nil)
+        let history = historySettings.isRecording
+            ? HistoryChangeRow.rows(inserted: HistoryInsertRun.runs(of: save.inserted, keys: save.inserted.map(\.objectID.key)),
+                                    updated: save.updated, deleted: save.deleted, preImages: preImages)
+            : []
+        let (after, firstChange) = try advanceGeneration(changes: history.reduce(0) { $0 + $1.count }, connection, loaded: loaded)
+        let token = try recordHistory(number: after, firstChange: firstChange, rows: history, info: request.transactionInfo,
+                                      connection, loaded: loaded)
+        let transaction = try notifyCommit(generation: after, connection, loaded: loaded)
+        return WrittenSave(outcome: .committed(permanentIDs: mapping, preImages: preImages,
+                                               generations: CommitGenerations(before: after - 1, after: after), historyToken: token),
+                           transaction: transaction)
+    }
+
+    /// Takes the save's transaction number (the next generation) and its first change ID, for
+    /// `changes` change IDs, in one statement. Its row lock is held until the commit: committing
+    /// saves take numbers in commit order, without gaps, and change IDs in the same order.
+    private func advanceGeneration(changes: Int64, _ connection: PooledConnection, loaded: Loaded) throws -> (Int64, Int64) {
+        let rows = try connection.query("""
+            UPDATE \(unescaped: loaded.schema.qualified(PostgresSchema.generationTable))
+            SET "value" = "value" + 1, "next_change" = "next_change" + \(changes)
+            RETURNING "value", "next_change" - \(changes)
+            """)
+        guard let row = rows.first else {
+            throw PersistentStoreError(PersistentStoreError.corruptStore, "the store's generation row is missing", url: errorURL)
+        }
+        return try row.decode((Int64, Int64).self)
+    }
+
+    /// Tells the processes listening on the store's channel that generation `generation`
+    /// committed (PostgreSQL delivers it at the commit, and only if the transaction commits), and
+    /// returns the transaction's ID, by which the commit-in-doubt path asks for its outcome.
+    private func notifyCommit(generation: Int64, _ connection: PooledConnection, loaded: Loaded) throws -> String {
+        let rows = try connection.query("""
+            SELECT pg_current_xact_id()::text, \
+            pg_notify(\(PostgresHistorySchema.channel(storeIdentifier: loaded.identifier)), \(String(generation)))::text
+            """)
+        guard let row = rows.first else { return "" }
+        let (transaction, _) = try row.decode((String, String?).self)
+        return transaction
     }
 
     /// Keys from the hierarchy's sequence, on the save's connection (`nextval` is not rolled

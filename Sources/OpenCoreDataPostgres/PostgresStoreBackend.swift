@@ -11,10 +11,10 @@ import PostgresNIO
 /// Built in the steps of Docs/PostgresStore.md's work plan. So far it loads: it creates the store
 /// in its PostgreSQL schema, checks that the model may open it, migrates it
 /// (`PostgresStoreBackend+Load.swift`), reserves primary keys, reads the store generation, saves
-/// (`+Save`, `+Constraints`), reads objects and to-many relationships by key (`+Read`), and
-/// fetches, counts and counts sections (`+Fetch`, `+Sections`, `+Attributes`, with the
-/// predicate compiled by ``PostgresDialect``). Batch requests are declined, so the coordinator
-/// runs them row by row.
+/// (`+Save`, `+Constraints`) with its persistent history (`+History`), reads objects and to-many
+/// relationships by key (`+Read`), and fetches, counts and counts sections (`+Fetch`,
+/// `+Sections`, `+Attributes`, with the predicate compiled by ``PostgresDialect``). Batch
+/// requests are declined, so the coordinator runs them row by row.
 package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionChecking, @unchecked Sendable {
     package let url: PostgresStoreURL
     package let description: PersistentStoreDescription
@@ -22,6 +22,11 @@ package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionCh
     let log: Logger
     /// Where each read statement is logged, at trace level (the SQLite store's `OpenCoreData.sql`).
     let sqlLog: Logger
+    /// Whether saves are recorded in the persistent history (by default they are, as on
+    /// SQLite), and how long it is kept (`+History`).
+    package let historySettings: PersistentHistorySettings
+    /// When this backend applies the history's retention rule in a save.
+    let historyPruneSchedule = HistoryPruneSchedule()
 
     /// What loading established; read by every operation afterwards.
     package struct Loaded: Sendable {
@@ -56,6 +61,14 @@ package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionCh
     // Guarded by `lock` (hence `@unchecked Sendable`).
     private let lock = NSLock()
     private var loadedState: Loaded?
+    private var commitHookState: (@Sendable (PooledConnection) throws -> Void)?
+
+    /// For tests of the commit-in-doubt path (`+Commit`): runs on a save's connection right
+    /// before its `COMMIT`, as a connection drop there would.
+    package var commitHook: (@Sendable (PooledConnection) throws -> Void)? {
+        get { lock.withLock { commitHookState } }
+        set { lock.withLock { commitHookState = newValue } }
+    }
 
     /// Makes the backend of the store a description names; connects to nothing yet.
     ///
@@ -70,7 +83,8 @@ package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionCh
         self.description = description
         log = description.logger ?? Logger(label: "OpenCoreData.store")
         sqlLog = description.logger ?? Logger(label: "OpenCoreData.sql")
-        pool = try PostgresConnectionPool(url: url, timeout: description.timeout)
+        pool = try PostgresConnectionPool(url: url, timeout: description.timeout, readOnly: description.isReadOnly)
+        historySettings = PersistentHistorySettings(description: description, recordsByDefault: true)
     }
 
     package var redactedURL: URL? {

@@ -5,8 +5,9 @@ import Testing
 
 /// Random save sequences run side by side on SQLite and PostgreSQL: two contexts on two
 /// coordinators per store, each keeping the objects it read (so that their saves conflict), each
-/// save under a random merge policy; after every save, the outcome and every object's row must
-/// be the same on both stores.
+/// save under a random merge policy; after every save, the outcome, every object's row and the
+/// persistent history (read whole, and after the token of the step before) must be the same on
+/// both stores.
 @Suite struct PostgresSaveDifferentialTests {
     /// One change of a step; objects are named by label, the same on both stores.
     enum Operation {
@@ -105,6 +106,9 @@ import Testing
             var ids = self.ids
             let result = context.performAndWait { () -> String in
                 context.mergePolicy = step.policy
+                // Recorded with each transaction: one writer has an author, both a name.
+                context.transactionAuthor = step.writer == 0 ? "author-0" : nil
+                context.name = "writer-\(step.writer)"
                 var inserted: [(String, ManagedObject)] = []
                 func object(_ label: String?) -> ManagedObject? {
                     guard let label else { return nil }
@@ -152,6 +156,35 @@ import Testing
             return result
         }
 
+        var history: any PersistentHistoryBackend {
+            get throws { try #require(reader.persistentStoreCoordinator.persistentStores.first?.backend as? any PersistentHistoryBackend) }
+        }
+
+        /// The history from `start`, each transaction with its changes, objects named by label
+        /// and values in a form that tells every stored value apart; not the timestamps.
+        func history(from start: HistoryStart) throws -> [String] {
+            let labels = Dictionary(ids.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+            func text(_ values: [String: PropertyValue]) -> String {
+                values.sorted { $0.key < $1.key }.map { "\($0.key)=\(Side.canonical($0.value))" }.joined(separator: " ")
+            }
+            return try history.fetchHistory(from: start, includingChanges: true).map { record in
+                "transaction \(record.number) author=\(record.author ?? "nil") context=\(record.contextName ?? "nil") "
+                    + "\(record.bundleID) \(record.processID): " + record.changes.map { change in
+                        "[\(change.changeID) \(change.type) \(change.objectID.entity.entityName) \(labels[change.objectID] ?? "?") "
+                            + "updated=\(change.updatedProperties) tombstone={\(text(change.tombstone))} prior={\(text(change.priorValues))}]"
+                    }.joined(separator: " ")
+            }
+        }
+
+        static func canonical(_ value: PropertyValue) -> String {
+            switch value {
+            case .double(let double): "double \(double.bitPattern)"
+            case .date(let date): "date \(date.timeIntervalSinceReferenceDate.bitPattern)"
+            case .data(let data): "data \(data.count) \(data.hashValue)"
+            default: "\(value)"
+            }
+        }
+
         /// Every labelled object's row, by label.
         func rows(_ labels: [String]) -> [String] {
             let present = labels.filter { ids[$0] != nil }
@@ -165,7 +198,10 @@ import Testing
         let postgres = try Side(.postgres)
         var labels: [String] = []
         var outcomes: [String: Int] = [:]
+        var transactions = 0
+        var commits = 0
         for (index, step) in Self.steps(seed: seed, count: 40).enumerated() {
+            let tokens = try (sqlite.history.currentHistoryToken(), postgres.history.currentHistoryToken())
             let expected = sqlite.run(step)
             let actual = postgres.run(step)
             outcomes[expected, default: 0] += 1
@@ -175,8 +211,22 @@ import Testing
             let expectedRows = sqlite.rows(labels)
             let actualRows = postgres.rows(labels)
             #expect(actualRows == expectedRows, "seed \(seed), step \(index): \(step.operations)")
-            if actualRows != expectedRows || actual != expected { break }
+            let expectedHistory = try sqlite.history(from: .beginning)
+            let actualHistory = try postgres.history(from: .beginning)
+            #expect(actualHistory == expectedHistory, "seed \(seed), step \(index): \(step.operations)")
+            let expectedStep = try sqlite.history(from: .after(tokens.0))
+            #expect(try postgres.history(from: .after(tokens.1)) == expectedStep, "seed \(seed), step \(index)")
+            // A save commits at most one transaction, and records it: the generations advance alike.
+            let advances = try (sqlite.history.currentHistoryToken().transactionNumber - tokens.0.transactionNumber,
+                                postgres.history.currentHistoryToken().transactionNumber - tokens.1.transactionNumber)
+            #expect(advances.0 == advances.1 && advances.0 == Int64(expectedStep.count) && advances.0 <= 1, "seed \(seed), step \(index)")
+            if expected != "saved" { #expect(advances.0 == 0) }
+            commits += Int(advances.0)
+            transactions = expectedHistory.count
+            if actualRows != expectedRows || actual != expected || actualHistory != expectedHistory { break }
         }
+        // Every save that committed was recorded, with its changes.
+        #expect(transactions == commits && commits > 10)
         // The sequence did make conflicts that the policies resolved, and some saves failed.
         #expect(outcomes["saved", default: 0] > 10)
         #expect(!labels.isEmpty)

@@ -216,6 +216,39 @@ import Testing
         #expect(keys.values.count == 4 * 25 * 7 + 4 * 5 * 10)
         #expect(Set(keys.values).count == keys.values.count)
     }
+
+    /// A read-only store's connections start with `default_transaction_read_only` on: the server
+    /// refuses any write they make, with the read-only error; the backend refuses saves and
+    /// history changes before they reach it; reads work.
+    @Test func readOnlyStoreRefusesWrites() throws {
+        let store = try SaveTestStore(.postgres)
+        let schema = try store.postgresSchema
+        let container = try store.container()
+        try PostgresHistoryTests.save("kept", in: container)
+        let model = container.managedObjectModel
+        let description = try schema.description()
+        description.isReadOnly = true
+        let backend = try PostgresStoreBackend(description: description)
+        defer { backend.close() }
+        _ = try backend.load(model: model)
+        let isReadOnly: @Sendable (any Error) -> Bool = { ($0 as? PersistentStoreError)?.code == PersistentStoreError.readOnly }
+
+        #expect(try backend.pool.query("SHOW default_transaction_read_only").first?.decode(String.self) == "on")
+        #expect {
+            _ = try backend.pool.query(PostgresQuery(unsafeSQL: "UPDATE \(schema.qualified("Node")) SET \"text\" = 'written'"))
+        } throws: { isReadOnly($0) }
+        let node = try #require(model.entitiesByName["Node"])
+        #expect { _ = try backend.allocatePrimaryKeys(for: node, count: 1) } throws: { isReadOnly($0) }
+        let stored = try #require(try backend.fetchHistory(from: .beginning, includingChanges: true).first?.changes.first?.objectID)
+        let snapshot = try #require(try backend.snapshots(for: [stored]).first)
+        var request = SaveRequest()
+        request.updated = [RowUpdate(snapshot: snapshot, changedSlots: [], expectedVersion: snapshot.version)]
+        #expect { _ = try backend.save(request) } throws: { isReadOnly($0) }
+        #expect { _ = try backend.deleteHistory(.beforeTransaction(10)) } throws: { isReadOnly($0) }
+        #expect(try schema.rows("SELECT count(*)::text FROM \(schema.qualified("Node")) WHERE \"text\" IS NULL") == ["1"])
+        #expect(try backend.generation() == 1)
+        #expect(try backend.fetchHistory(from: .beginning, includingChanges: false).count == 1)
+    }
 }
 
 #endif

@@ -85,6 +85,29 @@ import Testing
         #expect(catalog.contains("i _ocd_key_\(entity)"))
     }
 
+    /// A server older than PostgreSQL 13 (without `pg_current_xact_id`) is refused at load,
+    /// naming its version; the test server (15 or later) and later versions are accepted.
+    @Test(arguments: [("90624", "9.6"), ("120017", "12"), ("", "unknown"), ("13beta", "unknown"), ("130000", nil), ("150018", nil), ("170002", nil)] as [(String, String?)])
+    func serverOlderThan13IsRefused(versionNumber: String, refused: String?) throws {
+        let schema = try TestStoreSchema()
+        defer { schema.drop() }
+        let backend = try PostgresStoreBackend(description: schema.description())
+        defer { backend.close() }
+        if let refused {
+            #expect {
+                try backend.checkServerVersion(versionNumber)
+            } throws: { error in
+                let error = error as? PersistentStoreError
+                return error?.code == PersistentStoreError.cannotOpen
+                    && error?.message.contains("version \(refused); the PostgreSQL store needs version 13 or later") == true
+            }
+        } else {
+            try backend.checkServerVersion(versionNumber)
+        }
+        // The server the tests run on passes the check: the store loads.
+        #expect(throws: Never.self) { try schema.load(leagueModel()) }
+    }
+
     /// A database whose encoding is not UTF-8 is refused, naming its encoding.
     @Test func nonUTF8DatabaseIsRefused() throws {
         let admin = try TestServer.pool("pool=1")

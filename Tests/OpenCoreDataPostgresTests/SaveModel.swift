@@ -5,7 +5,8 @@ import Testing
 
 /// The model of the save tests: `Node` has an attribute of every type, a to-one `parent` with
 /// its inverse `children`, and `links`, a to-many without an inverse (a join table); `Keyed`
-/// has a uniqueness constraint on `code`. Each call builds new descriptions.
+/// has a uniqueness constraint on `code`; deletions preserve `label`, `amount`, `when` and `blob`
+/// in history. Each call builds new descriptions.
 func saveModel() -> ManagedObjectModel {
     let node = EntityDescription(name: "Node")
     let keyed = EntityDescription(name: "Keyed")
@@ -22,6 +23,11 @@ func saveModel() -> ManagedObjectModel {
         AttributeDescription(name: "value", type: .string),
     ]
     keyed.uniquenessConstraints = [["code"]]
+    // Deletions keep these in their history tombstones (labels, and values of three types).
+    for attribute in [node, keyed].flatMap(\.properties).compactMap({ $0 as? AttributeDescription })
+    where ["label", "amount", "when", "blob"].contains(attribute.name) {
+        attribute.preservesValueInHistoryOnDeletion = true
+    }
     return ManagedObjectModel(entities: [node, keyed])
 }
 

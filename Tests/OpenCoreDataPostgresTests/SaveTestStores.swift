@@ -39,14 +39,16 @@ final class SaveTestStore: @unchecked Sendable {
         get throws { try #require(schema) }
     }
 
-    /// A new container (its own coordinator and backend) on the store.
-    func container() throws -> PersistentContainer {
+    /// A new container (its own coordinator and backend) on the store, its description adjusted
+    /// by `configure` before it loads.
+    func container(configure: (PersistentStoreDescription) -> Void = { _ in }) throws -> PersistentContainer {
         let description: PersistentStoreDescription
         if let schema {
             description = try schema.description()
         } else {
             description = PersistentStoreDescription(url: try #require(directory).appendingPathComponent("store.sqlite"))
         }
+        configure(description)
         let container = PersistentContainer(name: "Saves", managedObjectModel: model)
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()

@@ -61,6 +61,15 @@ final class TestStoreSchema: Sendable {
         _ = try admin.query(PostgresQuery(unsafeSQL: sql))
     }
 
+    /// Runs `statements` in one transaction on one connection, then rolls it back.
+    func executeAndRollBack(_ statements: [String]) throws {
+        try admin.withConnection { connection in
+            try connection.execute("BEGIN")
+            for statement in statements { try connection.execute(statement) }
+            try connection.execute("ROLLBACK")
+        }
+    }
+
     /// The rows of a query whose columns are all text (cast them), each row joined with " | ",
     /// NULL as "nil".
     func rows(_ sql: String) throws -> [String] {

@@ -61,7 +61,7 @@ extension PersistentStoreDescription {
 extension PersistentHistorySettings {
     /// The settings a store description gives to a store that records history unless told not
     /// to (`recordsByDefault`) or only when told to.
-    init(description: PersistentStoreDescription, recordsByDefault: Bool) {
+    package init(description: PersistentStoreDescription, recordsByDefault: Bool) {
         self.init(isRecording: PersistentStoreDescription.bool(description.options[PersistentHistoryTrackingKey]) ?? recordsByDefault,
                   retention: description.persistentHistoryRetention,
                   postsRemoteChangeNotifications: description.postsPersistentStoreRemoteChangeNotifications)

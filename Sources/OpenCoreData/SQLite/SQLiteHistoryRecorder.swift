@@ -15,49 +15,17 @@ struct SQLiteHistoryRecorder {
     let db: Database
     let loaded: SQLiteStoreBackend.Loaded
 
-    /// New rows of one entity with consecutive primary keys, recorded as one change.
-    struct InsertRun {
-        let entity: EntityDescription
-        let firstKey: Int64
-        var count: Int64
-    }
-
-    /// The runs of new rows `inserted`, to which a save gave the primary keys `keys`.
-    static func runs(of inserted: [RowSnapshot], keys: [Int64]) -> [InsertRun] {
-        var runs: [InsertRun] = []
-        for (row, key) in zip(inserted, keys) {
-            let entity = row.objectID.entity
-            if let last = runs.last, last.entity === entity, last.firstKey + last.count == key {
-                runs[runs.count - 1].count += 1
-            } else {
-                runs.append(InsertRun(entity: entity, firstKey: key, count: 1))
-            }
-        }
-        return runs
-    }
-
     /// Records transaction `number` with `info`, committed at `timestamp`: new rows (`inserted`,
     /// in runs of consecutive keys), then updates and deletions (permanent IDs), whose tombstones
     /// come from `preImages`.
-    func record(number: Int64, info: HistoryTransactionInfo, inserted: [InsertRun],
+    func record(number: Int64, info: HistoryTransactionInfo, inserted: [HistoryInsertRun],
                 updated: [RowUpdate], deleted: [RowDeletion], preImages: [ManagedObjectID: RowSnapshot], timestamp: Date) throws {
         var changes = try begin(number: number, info: info, timestamp: timestamp)
-        for run in inserted {
-            try changes.add(.insert, code: loaded.code(of: run.entity), key: run.firstKey, count: run.count)
-        }
-        for update in updated {
-            let id = update.snapshot.objectID
-            let change = try changes.add(.update, code: loaded.code(of: id.entity), key: id.key,
-                                         properties: HistoryChanges.updatedProperties(of: update).joined(separator: ","))
-            try write(HistoryChanges.priorValues(of: id, slots: update.changedSlots, preImage: preImages[id]),
-                      of: change, into: SQLiteHistorySchema.priorValueTable)
-        }
-        for deletion in deleted {
-            let id = deletion.objectID
-            let change = try changes.add(.delete, code: loaded.code(of: id.entity), key: id.key)
-            try write(HistoryChanges.tombstone(of: id, preImage: preImages[id]), of: change, into: SQLiteHistorySchema.tombstoneTable)
-            try write(HistoryChanges.priorValues(of: id, slots: nil, preImage: preImages[id]),
-                      of: change, into: SQLiteHistorySchema.priorValueTable)
+        for row in HistoryChangeRow.rows(inserted: inserted, updated: updated, deleted: deleted, preImages: preImages) {
+            let change = try changes.add(row.type, code: loaded.code(of: row.entity), key: row.key, count: row.count,
+                                         properties: row.properties)
+            try write(row.tombstone, of: change, into: SQLiteHistorySchema.tombstoneTable)
+            try write(row.priorValues, of: change, into: SQLiteHistorySchema.priorValueTable)
         }
     }
 

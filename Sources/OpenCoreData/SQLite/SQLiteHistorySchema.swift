@@ -22,15 +22,15 @@ import GRDB
 ///
 /// The metadata row `historyNextChange` keeps the next change ID when every change was deleted,
 /// so that change IDs never repeat.
-enum SQLiteHistorySchema {
-    static let transactionTable = "_ocd_history_transaction"
-    static let changeTable = "_ocd_history_change"
-    static let tombstoneTable = "_ocd_history_tombstone"
-    static let priorValueTable = "_ocd_history_prior_value"
-    static let readerTable = "_ocd_history_reader"
+package enum SQLiteHistorySchema {
+    package static let transactionTable = "_ocd_history_transaction"
+    package static let changeTable = "_ocd_history_change"
+    package static let tombstoneTable = "_ocd_history_tombstone"
+    package static let priorValueTable = "_ocd_history_prior_value"
+    package static let readerTable = "_ocd_history_reader"
     static let nextChangeKey = "historyNextChange"
 
-    static var tableNames: [String] { [transactionTable, changeTable, tombstoneTable, priorValueTable, readerTable] }
+    package static var tableNames: [String] { [transactionTable, changeTable, tombstoneTable, priorValueTable, readerTable] }
 
     /// Creates the tables a store lacks (new stores, and stores made before history existed),
     /// and drops history that is ahead of the store generation: transaction numbers are

@@ -16,7 +16,7 @@ extension SQLiteStoreBackend {
                 try inserter.insert(rows.row(index), key: key, permanentIDs: [:])
             }
             let generations = try finishCountedWrites(db)
-            let run = SQLiteHistoryRecorder.InsertRun(entity: rows.entity, firstKey: keys.first ?? 0, count: Int64(keys.count))
+            let run = HistoryInsertRun(entity: rows.entity, firstKey: keys.first ?? 0, count: Int64(keys.count))
             let token = try recordHistory(number: generations.after, db, loaded: loaded) { recorder, timestamp in
                 try recorder.record(number: generations.after, info: info, inserted: keys.isEmpty ? [] : [run],
                                     updated: [], deleted: [], preImages: [:], timestamp: timestamp)

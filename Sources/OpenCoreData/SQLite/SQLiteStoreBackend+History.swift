@@ -13,12 +13,7 @@ extension SQLiteStoreBackend: PersistentHistoryBackend {
                        _ record: (SQLiteHistoryRecorder, Date) throws -> Void) throws -> PersistentHistoryToken? {
         guard historySettings.isRecording else { return nil }
         let now = Date()
-        let due = lastHistoryPrune.withLock { last in
-            guard last.map({ now.timeIntervalSince($0) >= historySettings.retention.checkInterval }) ?? true else { return false }
-            last = now
-            return true
-        }
-        if due { _ = try prune(db, now: now) }
+        if historyPruneSchedule.isDue(now: now, settings: historySettings) { _ = try prune(db, now: now) }
         try record(SQLiteHistoryRecorder(db: db, loaded: loaded), now)
         return PersistentHistoryToken(storeIdentifier: loaded.identifier, transactionNumber: number)
     }
@@ -71,7 +66,7 @@ extension SQLiteStoreBackend: PersistentHistoryBackend {
     }
 
     func pruneHistory(now: Date) throws -> Int {
-        lastHistoryPrune.withLock { $0 = now }
+        historyPruneSchedule.pruned(at: now)
         return try writingHistory("pruning persistent history") { db in try prune(db, now: now) }
     }
 
@@ -145,21 +140,12 @@ extension SQLiteStoreBackend: PersistentHistoryBackend {
             FROM \(quoted(SQLiteHistorySchema.changeTable)) WHERE "_pk" >= ? ORDER BY "_pk"
             """, arguments: [first])
         while let row = try rows.next() {
-            let changeID: Int64 = try row.decode(atIndex: 0)
-            guard let type = PersistentHistoryChangeType(rawValue: try row.decode(atIndex: 2)),
-                  let entity = loaded.entityByCode[try row.decode(atIndex: 3)] else { continue }
-            let firstKey: Int64 = try row.decode(atIndex: 4)
-            let count: Int64 = try row.decode(atIndex: 5)
-            let properties: String? = try row.decode(atIndex: 6)
-            let names = properties.map { $0.split(separator: ",").map(String.init) } ?? []
-            let transaction: Int64 = try row.decode(atIndex: 1)
-            for offset in 0..<count {
-                let id = ManagedObjectID(entity: entity, storeIdentifier: loaded.identifier, primaryKey: firstKey + offset)
-                result[transaction, default: []].append(HistoryChangeRecord(
-                    changeID: changeID + offset, objectID: id, type: type, updatedProperties: names,
-                    tombstone: decoded(tombstones[changeID + offset], of: entity),
-                    priorValues: decoded(priorValues[changeID + offset], of: entity)))
-            }
+            let change = StoredHistoryChange(
+                changeID: try row.decode(atIndex: 0), transaction: try row.decode(atIndex: 1), type: try row.decode(atIndex: 2),
+                entityCode: try row.decode(atIndex: 3), firstKey: try row.decode(atIndex: 4), count: try row.decode(atIndex: 5),
+                properties: try row.decode(atIndex: 6))
+            change.expand(into: &result, entityByCode: loaded.entityByCode, storeIdentifier: loaded.identifier,
+                          tombstone: { decoded(tombstones[$0], of: $1) }, priorValues: { decoded(priorValues[$0], of: $1) })
         }
         return result
     }

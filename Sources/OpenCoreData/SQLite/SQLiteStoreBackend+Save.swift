@@ -113,7 +113,7 @@ extension SQLiteStoreBackend {
         let generations = try finishCountedWrites(db)
         let token = try recordHistory(number: generations.after, db, loaded: loaded) { recorder, timestamp in
             try recorder.record(number: generations.after, info: request.transactionInfo,
-                                inserted: SQLiteHistoryRecorder.runs(of: request.inserted, keys: keys),
+                                inserted: HistoryInsertRun.runs(of: request.inserted, keys: keys),
                                 updated: save.updated, deleted: save.deleted, preImages: preImages, timestamp: timestamp)
         }
         return .committed(permanentIDs: mapping, preImages: preImages, generations: generations, historyToken: token)

@@ -13,8 +13,8 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
     /// Whether saves are recorded in the persistent history (by default they are), and how long
     /// it is kept (see SQLiteStoreBackend+History).
     let historySettings: PersistentHistorySettings
-    /// When this connection last applied the history's retention rule.
-    let lastHistoryPrune = Locked<Date?>(nil)
+    /// When this connection applies the history's retention rule in a save.
+    let historyPruneSchedule = HistoryPruneSchedule()
     /// A read-only connection of its own for ``quietGeneration()``, opened when first needed.
     let quietReader = Locked<DatabaseQueue?>(nil)
 

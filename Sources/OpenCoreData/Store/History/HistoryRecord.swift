@@ -15,6 +15,17 @@ package struct HistoryTransactionRecord: Sendable {
     package var processID: String
     /// Empty when the fetch asked for transactions only.
     package var changes: [HistoryChangeRecord]
+
+    package init(number: Int64, timestamp: Date, author: String?, contextName: String?, bundleID: String, processID: String,
+                 changes: [HistoryChangeRecord]) {
+        self.number = number
+        self.timestamp = timestamp
+        self.author = author
+        self.contextName = contextName
+        self.bundleID = bundleID
+        self.processID = processID
+        self.changes = changes
+    }
 }
 
 /// One changed object of a recorded transaction.

@@ -18,12 +18,12 @@ import Foundation
 /// ``PersistentHistoryError/expiredToken``.
 public struct PersistentHistoryToken: Hashable, Comparable, Sendable, Codable, LosslessStringConvertible {
     /// The identifier of the store whose history this is.
-    let storeIdentifier: String
+    package let storeIdentifier: String
     /// The number of the transaction the token follows: the store generation that transaction
     /// committed (every commit, by anyone, advances it by one), 0 before the first commit.
-    let transactionNumber: Int64
+    package let transactionNumber: Int64
 
-    init(storeIdentifier: String, transactionNumber: Int64) {
+    package init(storeIdentifier: String, transactionNumber: Int64) {
         self.storeIdentifier = storeIdentifier
         self.transactionNumber = transactionNumber
     }
