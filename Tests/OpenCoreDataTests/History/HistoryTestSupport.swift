@@ -8,17 +8,26 @@ final class HistoryStack: Sendable {
     let container: PersistentContainer
     let directory: TemporaryDirectory
     let kind: StoreKind
+    /// The schema of a `.postgres` stack, shared by its reopened stacks.
+    let postgresSchema: PostgresTestSchema?
 
     var coordinator: PersistentStoreCoordinator { container.persistentStoreCoordinator }
     var storeURL: URL { directory.file("History.sqlite") }
 
     init(_ kind: StoreKind = .sqlite, model: ManagedObjectModel? = nil, directory: TemporaryDirectory = TemporaryDirectory(),
-         tracking: Bool = true, configure: (PersistentStoreDescription) -> Void = { _ in }) throws {
+         tracking: Bool = true, postgresSchema: PostgresTestSchema? = nil,
+         configure: (PersistentStoreDescription) -> Void = { _ in }) throws {
         self.kind = kind
         self.directory = directory
         container = PersistentContainer(name: "History", managedObjectModel: try model ?? Fixtures.model())
-        let description = PersistentStoreDescription(url: directory.file("History.sqlite"))
+        var description = PersistentStoreDescription(url: directory.file("History.sqlite"))
         description.type = kind == .sqlite ? SQLiteStoreType : InMemoryStoreType
+        #if Postgres
+        self.postgresSchema = kind == .postgres ? try postgresSchema ?? PostgresTestSchema() : nil
+        if let schema = self.postgresSchema { description = try schema.description() }
+        #else
+        self.postgresSchema = nil
+        #endif
         description.isPersistentHistoryTrackingEnabled = tracking
         configure(description)
         container.persistentStoreDescriptions = [description]
@@ -27,7 +36,7 @@ final class HistoryStack: Sendable {
 
     /// Another container on the same SQLite file, as a second program would open it.
     func reopened(tracking: Bool = true, configure: (PersistentStoreDescription) -> Void = { _ in }) throws -> HistoryStack {
-        try HistoryStack(kind, directory: directory, tracking: tracking, configure: configure)
+        try HistoryStack(kind, directory: directory, tracking: tracking, postgresSchema: postgresSchema, configure: configure)
     }
 
     func newContext(author: String? = nil, name: String? = nil) -> ManagedObjectContext {

@@ -18,7 +18,7 @@ import Testing
         try #require(stack.coordinator.persistentStores.first?.backend as? any PersistentHistoryBackend)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func deletingHistoryBeforeATokenATransactionOrADate(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         let tokens = try saves(5, in: stack)
@@ -45,7 +45,7 @@ import Testing
         #expect(try #require(try stack.transactions().first?.changes?.first?.changeID) > lastChange)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aTokenBeforeDeletedHistoryHasExpired(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         let tokens = try saves(4, in: stack)
@@ -67,7 +67,7 @@ import Testing
         #expect(try stack.transactions(after: tokens[1]).count == 3)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aTokenOfAnotherStoreOrFromTheFutureHasExpired(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         let other = try HistoryStack(kind)
@@ -106,7 +106,7 @@ import Testing
         #expect(try on.transactions(after: resumed).count == 1)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func retentionPrunesHistoryOlderThanTheWindowAndEveryLiveReader(kind: StoreKind) throws {
         let stack = try HistoryStack(kind) { description in
             description.persistentHistoryRetention = PersistentHistoryRetention(window: 100, readerTimeout: 50, checkInterval: 3600)
@@ -132,7 +132,7 @@ import Testing
         #expect(try backend.pruneHistory(now: now.addingTimeInterval(400)) == 2)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func savesPruneAsTheyCommit(kind: StoreKind) throws {
         let stack = try HistoryStack(kind) { description in
             description.persistentHistoryRetention = PersistentHistoryRetention(window: 0, readerTimeout: 3600, checkInterval: 0)

@@ -8,7 +8,7 @@ import Testing
 /// controllers fetch once, each delivering one batch from what it showed to what the store holds,
 /// then follow changes again.
 @Suite struct PersistentHistoryFallbackTests {
-    @Test(arguments: StoreKind.allCases, [false, true])
+    @Test(arguments: StoreKind.withPostgres, [false, true])
     func anExpiredTokenFallsBackToOneRefetchThenDeltas(kind: StoreKind, sectioned: Bool) throws {
         let stack = try HistoryStack(kind)
         for (index, name) in ["Argentina", "Brazil", "Chile", "Denmark", "Egypt"].enumerated() {

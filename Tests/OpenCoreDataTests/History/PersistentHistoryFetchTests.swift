@@ -23,7 +23,7 @@ import Testing
         return [first, second, try stack.currentToken()]
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func fetchesAfterATokenATransactionOrADate(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         let beforeAny = try stack.currentToken()
@@ -41,7 +41,7 @@ import Testing
         #expect(PersistentHistoryChangeRequest.fetchHistory(after: Date()).token == nil)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func transactionsFilterByTheirProperties(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         let tokens = try threeSaves(stack)
@@ -73,7 +73,7 @@ import Testing
         #expect(selected.map(\.author) == ["app", "importer"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func changesFilterByEntityTypeAndTransaction(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         let tokens = try threeSaves(stack)
@@ -101,7 +101,7 @@ import Testing
         #expect(try stack.run(request) as? Int == 1)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func everyResultType(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         _ = try threeSaves(stack)
@@ -140,7 +140,7 @@ import Testing
         #expect((try run(.changesOnly, filter: players) as? [PersistentHistoryChange])?.count == 1)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func requestsThatCannotRunSayWhy(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         try stack.insertTeam("Brazil")

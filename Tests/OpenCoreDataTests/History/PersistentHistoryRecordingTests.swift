@@ -5,7 +5,7 @@ import Testing
 /// What a save records in the store's persistent history: one transaction per committed save,
 /// with its author, context name and changes.
 @Suite struct PersistentHistoryRecordingTests {
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func eachSaveIsOneTransactionWithItsAuthorContextAndChanges(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         let start = Date()
@@ -67,7 +67,7 @@ import Testing
         #expect(try stack.currentToken() == transactions[2].token)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func changeIDsIncreaseAndNameEveryInsertedObject(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         let context = stack.newContext()
@@ -105,7 +105,7 @@ import Testing
         #expect(later.changeID > changes.map(\.changeID).max() ?? .max)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func toManyChangesAreUpdatesOfBothEnds(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         let teamID = try stack.insertTeam("Brazil")
@@ -131,7 +131,7 @@ import Testing
         #expect(transaction.summary.sorted() == ["insert Club", "insert Player", "update Team"])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func aSaveThatDoesNotCommitRecordsNothing(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)
         let id = try stack.insertTeam("Contested")
@@ -151,7 +151,7 @@ import Testing
 
     /// Attributes marked `preservesValueInHistoryOnDeletion` are kept in deletions' tombstones,
     /// inherited ones included; other attributes and nil values are not.
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func deletionsKeepTheirPreservedAttributesInTombstones(kind: StoreKind) throws {
         let model = try Fixtures.model()
         model.entitiesByName["Team"]?.attributesByName["teamName"]?.preservesValueInHistoryOnDeletion = true
@@ -192,7 +192,7 @@ import Testing
         #expect(insert.tombstone == nil)
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func tombstonesKeepEveryAttributeType(kind: StoreKind) throws {
         let model = try Fixtures.model()
         let sample = try #require(model.entitiesByName["Sample"])
