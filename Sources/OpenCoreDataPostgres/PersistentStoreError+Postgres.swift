@@ -30,11 +30,6 @@ extension PersistentStoreError {
     /// Core Data's `NSPersistentStoreTimeoutError`.
     public static let timeout = CoreDataErrorCode(134090, "timeout")
 
-    /// The PostgreSQL store does not do this yet: it is being built in steps (loading, creating
-    /// and migrating stores, saves, and reading objects and relationships by ID work; fetches,
-    /// counts and batch requests come next). The message names the operation.
-    public static let notSupportedYet = CoreDataErrorCode(140705, "notSupportedYet")
-
     /// The PostgreSQL database does not store text as UTF-8, which the store needs to compare
     /// and keep strings as the library does; the message names the database's encoding.
     public static let unsupportedDatabaseEncoding = CoreDataErrorCode(140706, "unsupportedDatabaseEncoding")

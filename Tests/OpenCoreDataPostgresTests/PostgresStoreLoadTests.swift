@@ -293,23 +293,5 @@ final class Collected<Value>: @unchecked Sendable {
         try schema.execute("UPDATE \(schema.qualified("_ocd_generation")) SET \"value\" = 7")
         #expect(try backends.map { try $0.generation() } == [7, 7])
     }
-
-    /// What later steps build (fetches, counts) throws an error saying so, rather than failing
-    /// some other way.
-    @Test func laterStepsThrowNotSupportedYet() throws {
-        let schema = try TestStoreSchema()
-        defer { schema.drop() }
-        let container = try schema.load(leagueModel())
-        let context = container.newBackgroundContext()
-        let isNotSupportedYet: @Sendable (any Error) -> Bool = { error in
-            let error = error as? PersistentStoreError
-            return error?.code == PersistentStoreError.notSupportedYet
-                && error?.message.contains("the PostgreSQL store does not support") == true
-        }
-        context.performAndWait {
-            #expect { try context.fetch(FetchRequest<ManagedObject>(entityName: "Team")) } throws: { isNotSupportedYet($0) }
-            #expect { try context.count(for: FetchRequest<ManagedObject>(entityName: "Team")) } throws: { isNotSupportedYet($0) }
-        }
-    }
 }
 #endif
