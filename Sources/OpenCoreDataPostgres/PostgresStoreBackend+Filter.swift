@@ -31,23 +31,13 @@ extension PostgresStoreBackend {
         let query = Query(layout: loaded.schema.layout, dialect: PostgresDialect(schemaName: loaded.schema.schemaName))
         let compiler = Compiler(query: query)
         var conditions: [SQLFragment] = []
-        var residual: [ResolvedPredicate] = []
         let entities = fetch.entities
         if entities.count != fetch.entity.rootEntity.selfAndDescendants.count {
             let codes = entities.map { String(loaded.code(of: $0)) }.joined(separator: ", ")
             conditions.append(SQLFragment("t0.\"_entity\" IN (\(codes))"))
         }
-        for conjunct in fetch.conjuncts {
-            if let condition = compiler.condition(conjunct, in: query.root, negated: false) {
-                conditions.append(condition)
-            } else {
-                residual.append(conjunct)
-            }
-        }
-        let conjunction = SQLFragment.joined(conditions, by: "AND", ifEmpty: SQLFragment(""))
-        let whereClause = conditions.isEmpty ? SQLFragment("") : SQLFragment(" WHERE " + conjunction.sql, conjunction.arguments)
-        return FetchFilter(table: table, query: query, compiler: compiler, whereClause: whereClause,
-                           residual: residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : .and(residual)))
+        let (whereClause, residual) = compiler.whereClause(conditions, conjuncts: fetch.conjuncts)
+        return FetchFilter(table: table, query: query, compiler: compiler, whereClause: whereClause, residual: residual)
     }
 }
 #endif

@@ -99,3 +99,24 @@ package struct SQLPredicateCompiler<Dialect: SQLDialect> {
         Array(repeating: dialect.parameterMarker, count: count).joined(separator: ", ")
     }
 }
+
+extension SQLPredicateCompiler {
+    /// A fetch's WHERE clause (`" WHERE …"`, or empty) of `conditions` and the conjuncts that
+    /// compile, and the residual: the conjuncts that do not (all of them when `compiling` is
+    /// false), for the store to return and memory to apply.
+    package func whereClause(_ conditions: [SQLFragment], conjuncts: [ResolvedPredicate],
+                             compiling: Bool = true) -> (clause: SQLFragment, residual: ResolvedPredicate?) {
+        var conditions = conditions
+        var residual: [ResolvedPredicate] = []
+        for conjunct in conjuncts {
+            if compiling, let condition = condition(conjunct, in: query.root, negated: false) {
+                conditions.append(condition)
+            } else {
+                residual.append(conjunct)
+            }
+        }
+        let conjunction = SQLFragment.joined(conditions, by: "AND", ifEmpty: SQLFragment(""))
+        let clause = conditions.isEmpty ? SQLFragment("") : SQLFragment(" WHERE " + conjunction.sql, conjunction.arguments)
+        return (clause, residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : .and(residual)))
+    }
+}

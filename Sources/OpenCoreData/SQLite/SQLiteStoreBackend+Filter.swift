@@ -21,22 +21,12 @@ extension SQLiteStoreBackend {
         let query = SQLiteQuery(layout: loaded.schema, dialect: SQLiteDialect())
         let compiler = SQLitePredicateCompiler(query: query)
         var conditions: [SQLFragment] = []
-        var residual: [ResolvedPredicate] = []
         let entities = fetch.entities
         if entities.count != fetch.entity.rootEntity.selfAndDescendants.count {
             conditions.append(SQLFragment("t0.\"_entity\" IN (\(Array(repeating: "?", count: entities.count).joined(separator: ",")))",
                                           entities.map { .integer(loaded.code(of: $0)) }))
         }
-        for conjunct in fetch.conjuncts {
-            if compilingPredicate, let condition = compiler.condition(conjunct, in: query.root, negated: false) {
-                conditions.append(condition)
-            } else {
-                residual.append(conjunct)
-            }
-        }
-        let conjunction = SQLFragment.joined(conditions, by: "AND", ifEmpty: SQLFragment(""))
-        let whereClause = conditions.isEmpty ? SQLFragment("") : SQLFragment(" WHERE " + conjunction.sql, conjunction.arguments)
-        return FetchFilter(table: table, query: query, compiler: compiler, whereClause: whereClause,
-                           residual: residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : .and(residual)))
+        let (whereClause, residual) = compiler.whereClause(conditions, conjuncts: fetch.conjuncts, compiling: compilingPredicate)
+        return FetchFilter(table: table, query: query, compiler: compiler, whereClause: whereClause, residual: residual)
     }
 }
