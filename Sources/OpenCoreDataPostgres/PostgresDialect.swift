@@ -119,6 +119,17 @@ package struct PostgresDialect: SQLDialect {
 
     package func folded(_ value: SQLFragment, _ options: FetchPredicate.Options) -> SQLFragment? { nil }
 
+    /// Under `"C"`, `lower` changes ASCII letters only, which is what Foundation's case folding
+    /// does to ASCII text; diacritic folding leaves ASCII text as it is.
+    package func asciiFolded(_ value: SQLFragment, _ options: FetchPredicate.Options) -> SQLFragment? {
+        options.contains(.caseInsensitive) ? value.wrapped { "lower(\($0))" } : value
+    }
+
+    /// UTF-8 spends more than one byte only on characters outside ASCII.
+    package func holdsNonASCII(_ value: SQLFragment) -> SQLFragment? {
+        SQLFragment("octet_length(\(value.sql)) <> char_length(\(value.sql))", value.arguments + value.arguments)
+    }
+
     package func aggregate(_ function: ResolvedKeyPath.AggregateFunction, of column: String, type: AttributeType,
                            source: String) -> String? {
         switch (function, type) {

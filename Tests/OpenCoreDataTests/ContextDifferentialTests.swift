@@ -85,7 +85,7 @@ struct ContextFuzzConfiguration {
     /// The configuration the environment asks for, or nil if a variable is not a number.
     static func fromEnvironment(kind: StoreKind) -> ContextFuzzConfiguration? {
         let environment = ProcessInfo.processInfo.environment
-        var configuration = ContextFuzzConfiguration(cases: kind == .sqlite ? 12 : 40)
+        var configuration = ContextFuzzConfiguration(cases: kind == .inMemory ? 40 : 12)
         var valid = true
         func number(_ name: String) -> UInt64? {
             guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }

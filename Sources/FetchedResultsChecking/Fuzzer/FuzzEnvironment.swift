@@ -22,13 +22,14 @@ public enum FuzzEnvironment {
     public static let seedVariable = "OCD_FRC_FUZZ_SEED"
     /// Batches per SQLite set-up in the cross-process differential test.
     public static let otherProcessBatchesVariable = "OCD_XPROC_FUZZ_BATCHES"
-    /// Batches per set-up when the variable is not set: 6,800 in all, a few seconds in debug.
+    /// Batches per set-up when the variable is not set and the caller names no other count, and
+    /// the length of one ocd-bench fuzz run (``FuzzPlan/runLength``).
     public static let standardBatches = 1_700
 
-    /// The batches per set-up the environment asks for; nil when it asks for something that is
-    /// not a positive count.
-    public static func batches() -> Int? {
-        guard let text = ProcessInfo.processInfo.environment[batchesVariable] else { return standardBatches }
+    /// The batches per set-up the environment asks for, `standard` when it asks for none; nil
+    /// when it asks for something that is not a positive count.
+    public static func batches(default standard: Int = standardBatches) -> Int? {
+        guard let text = ProcessInfo.processInfo.environment[batchesVariable] else { return standard }
         return Int(text).flatMap { $0 > 0 ? $0 : nil }
     }
 

@@ -18,7 +18,14 @@ extension ManagedObjectContext {
         var needsWindow = changes != nil
         if let residual = result.residual {
             let evaluator = PredicateEvaluator()
-            result.rows = try result.rows.filter { try evaluator.evaluate(residual, on: object(for: $0, asFault: true)) }
+            let objects = result.rows.map { object(for: $0, asFault: true) }
+            // One read per relationship the conditions walk, not one per row and relationship.
+            try prefetch(residual.relationshipKeyPaths, for: objects)
+            var matching: [RowSnapshot] = []
+            for (row, object) in zip(result.rows, objects) where try evaluator.evaluate(residual, on: object) {
+                matching.append(row)
+            }
+            result.rows = matching
             result.ids = result.rows.map(\.objectID)
             result.residual = nil
             needsWindow = true

@@ -58,6 +58,15 @@ package protocol SQLDialect {
     /// The compiler folds constants in Swift itself. `options` is never empty.
     func folded(_ value: SQLFragment, _ options: FetchPredicate.Options) -> SQLFragment?
 
+    /// `value` folded as ``StringMatching/fold(_:_:)`` folds text whose characters are all
+    /// ASCII (other text may fold otherwise), for prefilters that memory rechecks
+    /// (`SQLPredicateCompiler+Prefilter`); nil when the dialect has none (the default).
+    func asciiFolded(_ value: SQLFragment, _ options: FetchPredicate.Options) -> SQLFragment?
+
+    /// A condition true of text holding a character outside ASCII, false of ASCII text (and
+    /// not true of nil); nil when the dialect has none (the default).
+    func holdsNonASCII(_ value: SQLFragment) -> SQLFragment?
+
     /// The scalar subquery of `@sum`, `@avg`, `@min` or `@max` of `column` over the rows of
     /// `source` (`FROM … WHERE …`), which compares as memory's aggregate of values of `type`
     /// (``PredicateEvaluator``'s sums: no overflow error, NaN as nil, 0 for no rows, nil
@@ -74,4 +83,8 @@ package protocol SQLDialect {
 
 extension SQLDialect {
     package func tableReference(_ name: String) -> String { quotedIdentifier(name) }
+
+    package func asciiFolded(_ value: SQLFragment, _ options: FetchPredicate.Options) -> SQLFragment? { nil }
+
+    package func holdsNonASCII(_ value: SQLFragment) -> SQLFragment? { nil }
 }

@@ -62,6 +62,7 @@ extension SQLPredicateCompiler {
                  _ options: FetchPredicate.Options, in scope: SQLScope, negated: Bool) -> SQLFragment? {
         if let decided = Self.decidedByNaN(op, rhs) { return truth(decided) }
         if lhs.isObject { return compareObject(lhs, op, rhs, in: scope, negated: negated) }
+        if prefilters, !options.isEmpty { return prefilter(lhs, op, rhs, options, in: scope) }
         if let operation = StringMatching.Operation(op) {
             guard let pattern = operand(rhs, in: scope) else { return nil }
             return dialect.stringMatch(lhs, operation, pattern, options: options, negated: negated)
@@ -131,7 +132,7 @@ extension SQLPredicateCompiler {
     }
 
     /// A constant as a bound argument, folded when the comparison folds strings.
-    private func bindable(_ value: PropertyValue, _ options: FetchPredicate.Options) -> PropertyValue {
+    func bindable(_ value: PropertyValue, _ options: FetchPredicate.Options) -> PropertyValue {
         if !options.isEmpty, case .string(let text) = value {
             return .string(StringMatching.fold(text, options))
         }

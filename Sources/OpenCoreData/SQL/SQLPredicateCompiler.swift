@@ -21,9 +21,16 @@
 /// paths, subqueries, aggregates) and sort terms in `+Operands`.
 package struct SQLPredicateCompiler<Dialect: SQLDialect> {
     package let query: SQLQuery<Dialect>
+    /// Whether folded comparisons compile to prefilters (`+Prefilter`) rather than exactly.
+    let prefilters: Bool
 
     package init(query: SQLQuery<Dialect>) {
+        self.init(query: query, prefilters: false)
+    }
+
+    init(query: SQLQuery<Dialect>, prefilters: Bool) {
         self.query = query
+        self.prefilters = prefilters
     }
 
     var dialect: Dialect { query.dialect }
@@ -103,7 +110,8 @@ package struct SQLPredicateCompiler<Dialect: SQLDialect> {
 extension SQLPredicateCompiler {
     /// A fetch's WHERE clause (`" WHERE …"`, or empty) of `conditions` and the conjuncts that
     /// compile, and the residual: the conjuncts that do not (all of them when `compiling` is
-    /// false), for the store to return and memory to apply.
+    /// false), for the store to return and memory to apply. A residual conjunct with folded
+    /// comparisons puts its prefilter (`+Prefilter`) in the clause when the dialect has one.
     package func whereClause(_ conditions: [SQLFragment], conjuncts: [ResolvedPredicate],
                              compiling: Bool = true) -> (clause: SQLFragment, residual: ResolvedPredicate?) {
         var conditions = conditions
@@ -111,9 +119,14 @@ extension SQLPredicateCompiler {
         for conjunct in conjuncts {
             if compiling, let condition = condition(conjunct, in: query.root, negated: false) {
                 conditions.append(condition)
-            } else {
-                residual.append(conjunct)
+                continue
             }
+            // A conjunct memory must decide may still narrow the rows it reads.
+            if compiling, Self.foldsOnlyWherePrefiltersHold(conjunct),
+               let prefilter = SQLPredicateCompiler(query: query, prefilters: true).condition(conjunct, in: query.root, negated: false) {
+                conditions.append(prefilter)
+            }
+            residual.append(conjunct)
         }
         let conjunction = SQLFragment.joined(conditions, by: "AND", ifEmpty: SQLFragment(""))
         let clause = conditions.isEmpty ? SQLFragment("") : SQLFragment(" WHERE " + conjunction.sql, conjunction.arguments)
