@@ -164,7 +164,9 @@ import Testing
         let inserted = DispatchSemaphore(value: 0)
         let saveStarted = DispatchSemaphore(value: 0)
         let committed = Collected<Bool>()
+        let finished = DispatchSemaphore(value: 0)
         let writer = Thread {
+            defer { finished.signal() }
             _ = try? schema.admin.withConnection { connection in
                 try connection.transaction {
                     try connection.execute("""
@@ -189,6 +191,9 @@ import Testing
             saveStarted.signal()
             return context.saveCatching()
         }
+        // The save returns once it has seen the other session's commit, which may be before the
+        // writer thread has recorded it.
+        #expect(finished.wait(timeout: .now() + 60) == .success)
         #expect(committed.values == [true])
         let rows = try schema.rows("SELECT \"label\" || ' ' || \"value\" FROM \(table) WHERE \"code\" = 7")
         if policyName == "error" {
