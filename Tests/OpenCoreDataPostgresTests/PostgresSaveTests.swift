@@ -53,7 +53,7 @@ import Testing
         let held = writer.performAndWait {
             ids.map { id -> String in
                 guard let object = try? writer.existingObject(with: id), !object.isDeleted else { return "absent" }
-                return Self.describe(object)
+                return describe(object)
             }
         }
         #expect(written == held)
@@ -65,23 +65,6 @@ import Testing
         #expect(written[0].contains("links=[\"n2\", \"n5\"]"))
         #expect(written[1].contains("children=[\"n0\"]"))
         #expect(written[1].contains("text=string changed \u{1F600}"))
-    }
-
-    /// The dump's form of an object the writer holds.
-    private static func describe(_ object: ManagedObject) -> String {
-        var fields: [String] = []
-        for (name, property) in object.entity.propertiesByName.sorted(by: { $0.key < $1.key }) {
-            if let attribute = property as? AttributeDescription {
-                fields.append("\(name)=\(SaveModelValues.canonical(object.value(forKey: name), type: attribute.attributeType))")
-            } else if let relationship = property as? RelationshipDescription, relationship.isToMany {
-                let labels = (object.value(forKey: name) as? Set<ManagedObject> ?? []).map { $0.value(forKey: "label") as? String ?? "?" }
-                fields.append("\(name)=\(labels.sorted())")
-            } else {
-                let destination = object.value(forKey: name) as? ManagedObject
-                fields.append("\(name)=\(destination.map { $0.value(forKey: "label") as? String ?? "?" } ?? "nil")")
-            }
-        }
-        return "\(object.entity.entityName) " + fields.joined(separator: " ")
     }
 
     /// A save of more rows than one INSERT takes parameters for (5,000 rows of 15 values)

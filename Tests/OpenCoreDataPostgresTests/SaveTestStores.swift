@@ -76,21 +76,26 @@ func dump(_ ids: [ManagedObjectID], in container: PersistentContainer) -> [Strin
     return context.performAndWait {
         ids.map { id -> String in
             guard let object = try? context.existingObject(with: id) else { return "absent" }
-            var fields: [String] = []
-            for (name, property) in object.entity.propertiesByName.sorted(by: { $0.key < $1.key }) {
-                if let attribute = property as? AttributeDescription {
-                    fields.append("\(name)=\(SaveModelValues.canonical(object.value(forKey: name), type: attribute.attributeType))")
-                } else if let relationship = property as? RelationshipDescription, relationship.isToMany {
-                    let labels = (object.value(forKey: name) as? Set<ManagedObject> ?? []).map { $0.value(forKey: "label") as? String ?? "?" }
-                    fields.append("\(name)=\(labels.sorted())")
-                } else {
-                    let destination = object.value(forKey: name) as? ManagedObject
-                    fields.append("\(name)=\(destination.map { $0.value(forKey: "label") as? String ?? "?" } ?? "nil")")
-                }
-            }
-            return "\(object.entity.entityName) " + fields.joined(separator: " ")
+            return describe(object)
         }
     }
+}
+
+/// An object in ``dump(_:in:)``'s form.
+func describe(_ object: ManagedObject) -> String {
+    var fields: [String] = []
+    for (name, property) in object.entity.propertiesByName.sorted(by: { $0.key < $1.key }) {
+        if let attribute = property as? AttributeDescription {
+            fields.append("\(name)=\(SaveModelValues.canonical(object.value(forKey: name), type: attribute.attributeType))")
+        } else if let relationship = property as? RelationshipDescription, relationship.isToMany {
+            let labels = (object.value(forKey: name) as? Set<ManagedObject> ?? []).map { $0.value(forKey: "label") as? String ?? "?" }
+            fields.append("\(name)=\(labels.sorted())")
+        } else {
+            let destination = object.value(forKey: name) as? ManagedObject
+            fields.append("\(name)=\(destination.map { $0.value(forKey: "label") as? String ?? "?" } ?? "nil")")
+        }
+    }
+    return "\(object.entity.entityName) " + fields.joined(separator: " ")
 }
 
 /// An error as the tests compare it across stores: its type and code.
