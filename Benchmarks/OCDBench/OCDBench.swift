@@ -20,7 +20,7 @@ struct OCDBench: ParsableCommand {
             return
         }
         if let store = options.cardWriterStore {
-            throw ExitCode(CardWriter.run(storePath: store))
+            throw ExitCode(CardWriter.run(storeLocation: store))
         }
         if options.otherProcess, options.fuzzBatches == nil {
             try OtherProcessRun(options: options).run()

@@ -20,8 +20,10 @@ package final class PostgresConnectionPool: @unchecked Sendable {
     package let loops: StoreEventLoops
     /// How long an operation waits for a free connection, and for a new one to connect.
     package let timeout: TimeInterval
-    private let configuration: PostgresConnection.Configuration
-    private let logger: Logger
+    /// How each connection connects: what a connection of the store outside the pool (the
+    /// commit listener's) connects with too.
+    package let configuration: PostgresConnection.Configuration
+    package let logger: Logger
 
     // Guarded by `condition` (hence `@unchecked Sendable`).
     private let condition = NSCondition()
@@ -183,16 +185,28 @@ package final class PostgresConnectionPool: @unchecked Sendable {
 
     private func open(id: Int) throws -> PooledConnection {
         do {
-            let eventLoop = loops.group.next()
-            let connection = try loops.wait(
-                for: PostgresConnection.connect(on: eventLoop, configuration: configuration, id: id, logger: logger),
-                "Connecting to PostgreSQL")
+            let connection = try Self.connect(url: url, configuration: configuration, loops: loops, id: id, logger: logger)
             return PooledConnection(connection, loops: loops, logger: logger)
         } catch {
             condition.lock()
             count -= 1
             condition.broadcast()
             condition.unlock()
+            throw error
+        }
+    }
+
+    /// Opens one connection on `loops`, blocking until it is up.
+    ///
+    /// - Throws: `PersistentStoreError.cannotOpen` naming the server, user and database, or
+    ///   ``PersistentStoreError/timeout``.
+    package static func connect(url: PostgresStoreURL, configuration: PostgresConnection.Configuration, loops: StoreEventLoops,
+                                id: Int, logger: Logger) throws -> PostgresConnection {
+        do {
+            return try loops.wait(
+                for: PostgresConnection.connect(on: loops.group.next(), configuration: configuration, id: id, logger: logger),
+                "Connecting to PostgreSQL")
+        } catch {
             if let error = error as? PersistentStoreError { throw error }
             throw PersistentStoreError(
                 PersistentStoreError.cannotOpen,

@@ -24,6 +24,8 @@ package struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible, C
     package static let defaultPort = 5432
     package static let defaultPoolSize = 10
     package static let poolSizes = 1...1000
+    package static let defaultCatchUpInterval: Double = 1
+    package static let catchUpIntervals: ClosedRange<Double> = 0.01...3600
     /// PostgreSQL silently truncates longer identifiers (its NAMEDATALEN is 64, with the NUL).
     package static let maximumNameBytes = 63
 
@@ -36,6 +38,9 @@ package struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible, C
     package var poolSize: Int
     /// The PostgreSQL schema the store's tables live in, so that several stores share a database.
     package var schema: String
+    /// How often, in seconds, a process that follows the store's commits checks for one whose
+    /// notification it missed: the bound on a lost notification's delay.
+    package var catchUpInterval: Double
 
     /// The URL with the password replaced by `***`: what logs, errors and `PersistentStore.url`
     /// show.
@@ -45,6 +50,7 @@ package struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible, C
         let hostText = host.contains(":") ? "[\(host)]" : host
         text += "@\(hostText):\(port)/\(Self.encoded(database))"
         text += "?sslmode=\(tls.rawValue)&pool=\(poolSize)&schema=\(Self.encoded(schema))"
+        if catchUpInterval != Self.defaultCatchUpInterval { text += "&catchup=\(catchUpInterval)" }
         return text
     }
 
@@ -105,6 +111,7 @@ package struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible, C
         tls = .prefer
         poolSize = Self.defaultPoolSize
         schema = "public"
+        catchUpInterval = Self.defaultCatchUpInterval
         if let query { try readOptions(query) }
     }
 
@@ -134,8 +141,13 @@ package struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible, C
             case "schema":
                 try Self.checkName(value, part: "schema")
                 schema = value
+            case "catchup":
+                guard let seconds = Double(value), Self.catchUpIntervals.contains(seconds) else {
+                    throw Self.invalid("catchup '\(value)' is not a number of seconds from \(Self.catchUpIntervals.lowerBound) to \(Self.catchUpIntervals.upperBound)")
+                }
+                catchUpInterval = seconds
             default:
-                throw Self.invalid("the option '\(name)' is unknown; the options are sslmode, pool and schema")
+                throw Self.invalid("the option '\(name)' is unknown; the options are sslmode, pool, schema and catchup")
             }
         }
     }

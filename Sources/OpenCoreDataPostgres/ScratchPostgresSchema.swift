@@ -16,13 +16,19 @@ package final class ScratchPostgresSchema: Sendable {
 
     /// - Throws: ``PersistentStoreError/invalidStoreURL`` when `OCD_POSTGRES_URL` is not set,
     ///   saying how to set it.
-    package init() throws {
+    package convenience init() throws {
         guard let server = ProcessInfo.processInfo.environment[Self.serverVariable], !server.isEmpty else {
             throw PersistentStoreError(
                 PersistentStoreError.invalidStoreURL,
                 "\(Self.serverVariable) is not set: run the tests through Scripts/test, which starts a throwaway PostgreSQL "
                     + "server, or set it to a server whose database may be written to (postgres://user@host:port/database)")
         }
+        self.init(server: server)
+    }
+
+    /// A schema on the server at `server` (`postgres://user@host:port/database`), for a test
+    /// that runs a server of its own.
+    package init(server: String) {
         name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         storeURL = server + (server.contains("?") ? "&" : "?") + "schema=\(name)"
     }
@@ -30,6 +36,22 @@ package final class ScratchPostgresSchema: Sendable {
     /// A description of a store in the schema.
     package func description() throws -> PersistentStoreDescription {
         try PersistentStoreDescription(postgres: storeURL)
+    }
+
+    /// Runs plain SQL on one connection whose search path is the schema, as a program writing
+    /// around the library would; returns the first column of the last statement's rows as text.
+    ///
+    /// - Throws: ``PersistentStoreError`` when the server refuses a statement.
+    @discardableResult
+    package func execute(_ statements: [String]) throws -> [String?] {
+        let pool = try PostgresConnectionPool(url: PostgresStoreURL(storeURL), timeout: 10, eventLoopThreads: 1)
+        defer { pool.close() }
+        return try pool.withConnection("a test's statements") { connection in
+            _ = try connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(quoted(name))"))
+            var rows: PostgresQueryResult?
+            for statement in statements { rows = try connection.query(PostgresQuery(unsafeSQL: statement)) }
+            return try rows.map { try $0.map { row in try row.decode(String?.self) } } ?? []
+        }
     }
 
     deinit {

@@ -44,8 +44,11 @@ import Testing
         ("postgres://app@localhost/worldcup?pool=-1", "pool '-1' is not a number of connections from 1 to 1000"),
         ("postgres://app@localhost/worldcup?pool=99999999999999999999", "pool '99999999999999999999' is not a number of connections from 1 to 1000"),
         ("postgres://app@localhost/worldcup?pool=2&pool=3", "the option 'pool' is given twice"),
-        ("postgres://app@localhost/worldcup?password=secret", "the option 'password' is unknown; the options are sslmode, pool and schema"),
+        ("postgres://app@localhost/worldcup?password=secret", "the option 'password' is unknown; the options are sslmode, pool, schema and catchup"),
         ("postgres://app@localhost/worldcup?schema=", "the schema is empty"),
+        ("postgres://app@localhost/worldcup?catchup=0", "catchup '0' is not a number of seconds from 0.01 to 3600.0"),
+        ("postgres://app@localhost/worldcup?catchup=soon", "catchup 'soon' is not a number of seconds from 0.01 to 3600.0"),
+        ("postgres://app@localhost/worldcup?catchup=nan", "catchup 'nan' is not a number of seconds from 0.01 to 3600.0"),
         ("postgres://app@localhost/worldcup?schema=%zz", "the value of the option 'schema' '%zz' has a malformed percent escape"),
     ]
 
@@ -76,7 +79,7 @@ import Testing
 
     @Test func fullURL() throws {
         let url = try PostgresStoreURL(
-            "postgres://app:s%40cr%3At@db.local:6543/world%20cup?sslmode=require&pool=3&schema=t_1")
+            "postgres://app:s%40cr%3At@db.local:6543/world%20cup?sslmode=require&pool=3&schema=t_1&catchup=0.25")
         #expect(url.host == "db.local")
         #expect(url.port == 6543)
         #expect(url.user == "app")
@@ -85,7 +88,8 @@ import Testing
         #expect(url.tls == .require)
         #expect(url.poolSize == 3)
         #expect(url.schema == "t_1")
-        #expect(url.redacted == "postgres://app:***@db.local:6543/world%20cup?sslmode=require&pool=3&schema=t_1")
+        #expect(url.catchUpInterval == 0.25)
+        #expect(url.redacted == "postgres://app:***@db.local:6543/world%20cup?sslmode=require&pool=3&schema=t_1&catchup=0.25")
     }
 
     /// Printing, debug-printing or dumping a parsed URL shows it redacted.
@@ -107,6 +111,7 @@ import Testing
         #expect(url.tls == .prefer)
         #expect(url.poolSize == 10)
         #expect(url.schema == "public")
+        #expect(url.catchUpInterval == 1)
         #expect(url.redacted == "postgres://app@[::1]:5432/worldcup?sslmode=prefer&pool=10&schema=public")
     }
 

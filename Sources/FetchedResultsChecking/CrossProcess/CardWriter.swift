@@ -1,5 +1,8 @@
 import Foundation
 import OpenCoreData
+#if Postgres
+import OpenCoreDataPostgres
+#endif
 
 /// The other process of the cross-process fuzzer: it opens the fuzz store and commits what its
 /// standard input asks, one command per line, answering each on standard output.
@@ -15,12 +18,13 @@ import OpenCoreData
 /// It answers `ready` once the store is open, `committed GENERATION` after each command (the
 /// store's generation after it), and `failed MESSAGE` when a command fails.
 public enum CardWriter {
-    /// Runs the writer on the store at `storePath` until standard input ends or says `quit`;
-    /// returns the exit status.
-    public static func run(storePath: String) -> Int32 {
+    /// Runs the writer on the store at `storeLocation` (an SQLite file's path, or with the
+    /// `Postgres` trait a `postgres://` URL) until standard input ends or says `quit`; returns the
+    /// exit status.
+    public static func run(storeLocation: String) -> Int32 {
         do {
             let container = PersistentContainer(name: "Cards", managedObjectModel: try ManagedObjectModel(managedObjectClasses: [Card.self]))
-            container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: storePath))]
+            container.persistentStoreDescriptions = [try description(of: storeLocation)]
             try container.loadPersistentStores()
             say("ready")
             while let line = readLine() {
@@ -92,6 +96,13 @@ public enum CardWriter {
             }
             return BatchInsertRequest(entityName: "Card", objects: objects)
         }
+    }
+
+    private static func description(of location: String) throws -> PersistentStoreDescription {
+        #if Postgres
+        if location.hasPrefix("postgres") { return try PersistentStoreDescription(postgres: location) }
+        #endif
+        return PersistentStoreDescription(url: URL(fileURLWithPath: location))
     }
 
     private static func generation(of container: PersistentContainer) throws -> Int64 {

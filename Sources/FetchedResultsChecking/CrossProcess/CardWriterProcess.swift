@@ -16,16 +16,16 @@ final class CardWriterProcess {
     }
 
     private let command: [String]
-    private let storePath: String
+    private let storeLocation: String
     private var process: Process?
     private var input: FileHandle?
     private var output: LineReader?
 
     /// A writer started by running `command` (an executable and its first arguments) with the
-    /// store's path appended.
-    init(command: [String], storePath: String) throws {
+    /// store's location (an SQLite path or a PostgreSQL URL) appended.
+    init(command: [String], storeLocation: String) throws {
         self.command = command
-        self.storePath = storePath
+        self.storeLocation = storeLocation
         try start()
     }
 
@@ -38,7 +38,7 @@ final class CardWriterProcess {
         guard let executable = command.first else { throw Failure.writer("no command to start it with") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = Array(command.dropFirst()) + [storePath]
+        process.arguments = Array(command.dropFirst()) + [storeLocation]
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout

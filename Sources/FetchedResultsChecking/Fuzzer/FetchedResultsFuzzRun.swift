@@ -38,15 +38,18 @@ public final class FetchedResultsFuzzRun {
 
     /// A run on a fresh store; the same configuration and seed make the same batches.
     ///
-    /// - Parameter otherProcess: For an SQLite store, the command (an executable and its first
-    ///   arguments) that runs ``CardWriter`` in another process: then the background batches are
-    ///   that process's saves and batch requests, and now and then it is killed while saving.
-    public init(configuration: FuzzConfiguration, seed: UInt64, otherProcess: [String]? = nil) throws {
+    /// - Parameter otherProcess: For an SQLite or PostgreSQL store, the command (an executable and
+    ///   its first arguments) that runs ``CardWriter`` in another process: then the background
+    ///   batches are that process's saves and batch requests, and now and then it is killed while
+    ///   saving.
+    /// - Parameter postgresServer: For a PostgreSQL store, the server
+    ///   (`postgres://user@host:port/database`) when it is not `OCD_POSTGRES_URL`'s.
+    public init(configuration: FuzzConfiguration, seed: UInt64, otherProcess: [String]? = nil, postgresServer: String? = nil) throws {
         self.configuration = configuration
         self.seed = seed
-        store = try FuzzStore(configuration.store)
-        if let otherProcess, configuration.store == .sqlite, let path = store.storePath {
-            self.otherProcess = try CardWriterProcess(command: otherProcess, storePath: path)
+        store = try FuzzStore(configuration.store, postgresServer: postgresServer)
+        if let otherProcess, let location = store.storeLocation {
+            self.otherProcess = try CardWriterProcess(command: otherProcess, storeLocation: location)
         } else {
             self.otherProcess = nil
         }

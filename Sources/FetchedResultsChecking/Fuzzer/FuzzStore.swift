@@ -23,7 +23,9 @@ final class FuzzStore: Sendable {
     private let postgresSchema: ScratchPostgresSchema?
     #endif
 
-    init(_ kind: FuzzStoreKind) throws {
+    /// A fresh store of `kind`; a PostgreSQL one on `postgresServer` when given, else on the
+    /// server of `OCD_POSTGRES_URL`.
+    init(_ kind: FuzzStoreKind, postgresServer: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("FetchedResultsFuzz-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -31,16 +33,20 @@ final class FuzzStore: Sendable {
         var description = PersistentStoreDescription(url: directory.appendingPathComponent("Cards.sqlite"))
         description.type = kind == .sqlite ? SQLiteStoreType : InMemoryStoreType
         #if Postgres
-        postgresSchema = kind == .postgres ? try ScratchPostgresSchema() : nil
+        postgresSchema = kind == .postgres ? try postgresServer.map(ScratchPostgresSchema.init(server:)) ?? ScratchPostgresSchema() : nil
         if let postgresSchema { description = try postgresSchema.description() }
         #endif
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
     }
 
-    /// The SQLite file, for another process to open.
-    var storePath: String? {
-        container.persistentStoreDescriptions.first.flatMap { $0.type == SQLiteStoreType ? $0.url?.path : nil }
+    /// Where another process opens the store: the SQLite file's path, or the PostgreSQL store's
+    /// URL; nil in memory.
+    var storeLocation: String? {
+        #if Postgres
+        if let postgresSchema { return postgresSchema.storeURL }
+        #endif
+        return container.persistentStoreDescriptions.first.flatMap { $0.type == SQLiteStoreType ? $0.url?.path : nil }
     }
 
     deinit {

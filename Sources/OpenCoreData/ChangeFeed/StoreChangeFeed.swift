@@ -7,8 +7,8 @@ import Foundation
 /// The store's generation (see ``PersistentStoreBackend/generation()``) numbers its commits, one
 /// apart, whoever makes them. Each coordinator keeps a cursor: the generation up to which its
 /// contexts have been given every commit, their own saves included. When the store's generation
-/// moves past a cursor (the file watcher saw another process write; a coordinator of this process
-/// committed), the feed reads the store's history for the commits in between, once for the whole
+/// moves past a cursor (the store's watch saw another program commit, see
+/// ``StoreCommitWatching``; a coordinator of this process committed), the feed reads the store's history for the commits in between, once for the whole
 /// process, and gives each coordinator the part it has not had, as one ``StoreChange``. A commit
 /// the history does not cover (history off, pruned, SQL written around the library) cannot be
 /// told object by object: the coordinator's contexts are told that changes were missed, and
@@ -30,9 +30,8 @@ final class StoreChangeFeed: @unchecked Sendable {
     private struct State {
         var subscribers: [Subscriber] = []
         var wakeScheduled = false
-        var watcher: StoreFileWatcher?
-        /// The commit signal file, open for writing once the process first commits.
-        var signal: CommitSignal?
+        /// What wakes the feed when other programs commit, while it has subscribers.
+        var watch: (any StoreCommitWatch)?
         /// The generation the last wake read, and whether a second look is due.
         var lastGeneration: Int64 = -1
         var secondLookScheduled = false
@@ -73,19 +72,18 @@ final class StoreChangeFeed: @unchecked Sendable {
             feeds[store.identifier] = feed
             return feed
         }
-        let (needsWatcher, live) = feed.state.withLock { state in
+        let (needsWatch, live) = feed.state.withLock { state in
             let live = state.pruneSubscribers()
             state.subscribers.append(Subscriber(coordinator: coordinator, store: store))
-            // Only a store file can be watched; a server store's URL names no file.
-            return (state.watcher == nil && store.url?.isFileURL == true, live)
+            return (state.watch == nil, live)
         }
         withExtendedLifetime(live) {}
-        // Made outside the lock: the watches call back into the feed, which takes it.
-        if needsWatcher, let url = store.url, url.isFileURL {
-            let watcher = StoreFileWatcher(storeURL: url) { [weak feed] in feed?.wake() }
-            let extra = feed.state.withLock { state -> StoreFileWatcher? in
-                guard state.watcher == nil else { return watcher }
-                state.watcher = watcher
+        // Made outside the lock: the watch calls back into the feed, which takes it.
+        if needsWatch, let watching = store.backend as? any StoreCommitWatching,
+           let watch = watching.watchCommits({ [weak feed] in feed?.wake() }) {
+            let extra = feed.state.withLock { state -> (any StoreCommitWatch)? in
+                guard state.watch == nil else { return watch }
+                state.watch = watch
                 return nil
             }
             extra?.stop()
@@ -94,19 +92,18 @@ final class StoreChangeFeed: @unchecked Sendable {
     }
 
     /// Stops giving commits to the coordinator of `store`; the last subscriber's leaving stops
-    /// the file watcher.
+    /// the watch.
     func unsubscribe(_ store: PersistentStore) {
-        let (stopped, live) = state.withLock { state -> (StoreFileWatcher??, [PersistentStoreCoordinator]) in
+        let (stopped, live) = state.withLock { state -> ((any StoreCommitWatch)??, [PersistentStoreCoordinator]) in
             let live = state.pruneSubscribers()
             state.subscribers.removeAll { $0.store === store }
             guard state.subscribers.isEmpty else { return (nil, live) }
-            defer { state.watcher = nil }
-            state.signal = nil
-            return (.some(state.watcher), live)
+            defer { state.watch = nil }
+            return (.some(state.watch), live)
         }
         withExtendedLifetime(live) {}
-        guard let watcher = stopped else { return }
-        watcher?.stop()
+        guard let watch = stopped else { return }
+        watch?.stop()
         Self.feeds.withLock { feeds in
             if feeds[storeIdentifier] === self, state.withLock({ $0.subscribers.isEmpty }) { feeds[storeIdentifier] = nil }
         }
@@ -132,22 +129,20 @@ final class StoreChangeFeed: @unchecked Sendable {
     /// A coordinator of this process committed: the other coordinators of the process, and the
     /// watchers of other processes, are told.
     func committedHere() {
-        state.withLock { state in
-            guard let url = state.subscribers.lazy.compactMap(\.store.url).first(where: \.isFileURL) else { return }
-            if state.signal == nil { state.signal = CommitSignal(storeURL: url) }
-            state.signal?.post()
-        }
+        state.withLock { $0.watch }?.committedHere()
         // Other coordinators of this process follow the same feed; alone, this one is current.
         if state.withLock({ $0.pruneSubscribers() }).count > 1 { wake() }
     }
 
     /// A wake that finds nothing new may have come from a commit's last write to the log, which
     /// SQLite publishes a moment later without any write a watch reports: a commit of a program
-    /// that does not post the signal. One second look, a little later, finds it.
+    /// that does not post the signal. One second look, a little later, finds it (for watches that
+    /// may wake early).
     private func lookAgainSoonIfNothingChanged(_ generation: Int64, isSecondLook: Bool) {
         let due = state.withLock { state -> Bool in
             defer { state.lastGeneration = generation }
             state.looks += 1
+            guard state.watch?.mayWakeBeforeCommitIsVisible == true else { return false }
             guard !isSecondLook, generation == state.lastGeneration, !state.secondLookScheduled else { return false }
             state.secondLookScheduled = true
             return true
@@ -160,7 +155,7 @@ final class StoreChangeFeed: @unchecked Sendable {
     }
 
     /// Gives every coordinator what it has not had. A second look schedules no third: an idle
-    /// process does nothing until the next file event.
+    /// process does nothing until the watch wakes it again.
     private func catchUpEverySubscriber(isSecondLook: Bool = false) {
         let (subscribers, live) = state.withLock { state in
             let live = state.pruneSubscribers()

@@ -77,10 +77,10 @@ import Testing
         try (0..<count).map { try stack.insertTeam("Team \($0)", wins: Int16($0 % 7)) }
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.withPostgres)
     func batchRequestsReachMergingContextsOnly(kind: StoreKind) throws {
         // In memory without history: batch requests of the coordinator need none.
-        let stack = try HistoryStack(kind, tracking: kind == .sqlite)
+        let stack = try HistoryStack(kind, tracking: kind != .inMemory)
         let ids = try teams(stack, count: 30)
         let merging = try LiveTeams(stack, merging: true)
         let still = try LiveTeams(stack, merging: false)
@@ -106,8 +106,9 @@ import Testing
         #expect(try merging.checkBatches() == 2)
     }
 
-    @Test func savesOfAnotherCoordinatorReachThisOne() throws {
-        let stack = try HistoryStack(.sqlite)
+    @Test(arguments: StoreKind.sqlStores)
+    func savesOfAnotherCoordinatorReachThisOne(kind: StoreKind) throws {
+        let stack = try HistoryStack(kind)
         let ids = try teams(stack, count: 20)
         let merging = try LiveTeams(stack, merging: true)
         let other = try stack.reopened()
@@ -127,8 +128,9 @@ import Testing
         }
     }
 
-    @Test func aCommitHistoryDoesNotCoverMakesControllersFetchOnce() throws {
-        let stack = try HistoryStack(.sqlite)
+    @Test(arguments: StoreKind.sqlStores)
+    func aCommitHistoryDoesNotCoverMakesControllersFetchOnce(kind: StoreKind) throws {
+        let stack = try HistoryStack(kind)
         let ids = try teams(stack, count: 20)
         let merging = try LiveTeams(stack, merging: true)
         // A program that records no history: what it changed cannot be read back.
@@ -179,8 +181,9 @@ import Testing
         #expect(stack.coordinator.storeChangeFeedLooks == before, "the feed looked at the store while nothing was written")
     }
 
-    @Test func contextsMadeWhileCommitsArriveStayRight() throws {
-        let stack = try HistoryStack(.sqlite)
+    @Test(arguments: StoreKind.sqlStores)
+    func contextsMadeWhileCommitsArriveStayRight(kind: StoreKind) throws {
+        let stack = try HistoryStack(kind)
         _ = try teams(stack, count: 10)
         let other = try stack.reopened()
         var lists: [LiveTeams] = []

@@ -5,17 +5,19 @@ import Testing
 // The fetched results fuzzer with its background batches made by another process
 // (`CrossProcessTestWriter`): saves, batch updates, deletes and inserts, and saves the process is
 // killed in the middle of. Nothing tells this process what the other one did; the commits reach
-// its controllers through the store's files and history alone, and every batch is checked as in
-// the in-process fuzzer. `ocd-bench --fuzz-batches N --other-process` runs it at scale.
+// its controllers through the store's files (SQLite) or its channel (PostgreSQL) and history
+// alone, and every batch is checked as in the in-process fuzzer. `ocd-bench --fuzz-batches N
+// --other-process` runs it at scale on SQLite.
 //
 // Environment:
-//   OCD_XPROC_FUZZ_BATCHES=<n>   batches per SQLite configuration; default 250
+//   OCD_XPROC_FUZZ_BATCHES=<n>   batches per configuration; default 250
 //   OCD_FRC_FUZZ_SEED=<n>        base seed (decimal or 0x hex)
 
 @Suite struct CrossProcessDifferentialTests {
-    static let sqliteConfigurations = FuzzConfiguration.all.filter { $0.store == .sqlite }
+    /// The configurations on a store another process can open.
+    static let sharedStoreConfigurations = FuzzConfiguration.all.filter { $0.store != .inMemory }
 
-    @Test(arguments: sqliteConfigurations)
+    @Test(arguments: sharedStoreConfigurations)
     func everyBatchOfAnotherProcessTurnsTheOldRowsIntoTheNewOnes(configuration: FuzzConfiguration) throws {
         let batches = Int(ProcessInfo.processInfo.environment[FuzzEnvironment.otherProcessBatchesVariable] ?? "") ?? 250
         let seed = try #require(FuzzEnvironment.seed(), "\(FuzzEnvironment.seedVariable) must be a decimal or 0x hex number")
