@@ -21,21 +21,46 @@ extension PostgresStoreBackend {
 
     package func save(_ request: SaveRequest) throws -> SaveOutcome {
         let loaded = try loaded
+        try refuseWritesIfReadOnly()
+        // Before any connection: nothing is written when a value cannot be stored.
+        try refuseNullCharacters(in: request)
+        return try writeTransaction("saving") { connection in
+            try write(request, connection, loaded: loaded)
+        }
+    }
+
+    /// - Throws: ``PersistentStoreError/readOnly`` on a read-only store.
+    func refuseWritesIfReadOnly() throws {
         guard !description.isReadOnly else {
             throw PersistentStoreError(PersistentStoreError.readOnly, "the store is read-only; nothing was saved", url: errorURL)
         }
-        // Before any connection: nothing is written when a value cannot be stored.
-        try refuseNullCharacters(in: request)
+    }
+
+    /// Runs `write` in one READ COMMITTED transaction marked as the library's
+    /// (`SET LOCAL ocd.saving`: the generation triggers leave the counting to it) and commits
+    /// it, asking the server when the connection drops at `COMMIT`. Saves and batch requests
+    /// alike: a run PostgreSQL refuses in a way the next run resolves (`23505`, `40P01`) runs
+    /// again in a fresh transaction, at most ``saveAttempts`` times.
+    ///
+    /// - Parameters:
+    ///   - operation: What the write does, for the pool's errors.
+    ///   - write: The transaction's statements; it ends with ``recordCommit(history:info:_:loaded:)``.
+    ///     An error it throws rolls the transaction back and is rethrown.
+    /// - Returns: The outcome of the committed write, or the conflicts of a declined save.
+    func writeTransaction(_ operation: String, _ write: (PooledConnection) throws -> WrittenSave) throws -> SaveOutcome {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                let attempted = try pool.withConnection("saving") { connection -> SaveAttempt in
+                let attempted = try pool.withConnection(operation) { connection -> SaveAttempt in
                     do {
                         try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
                         let written: WrittenSave
                         do {
-                            written = try write(request, connection, loaded: loaded)
+                            // For this transaction only: the generation triggers leave the
+                            // counting to the library.
+                            try connection.execute("SET LOCAL ocd.saving = 'on'")
+                            written = try write(connection)
                         } catch {
                             // A closed connection has rolled back on the server already.
                             if !connection.isConnectionClosed { try? connection.execute("ROLLBACK") }
@@ -79,8 +104,6 @@ extension PostgresStoreBackend {
     }
 
     private func write(_ request: SaveRequest, _ connection: PooledConnection, loaded: Loaded) throws -> WrittenSave {
-        // For this transaction only: the generation triggers leave the counting to the save.
-        try connection.execute("SET LOCAL ocd.saving = 'on'")
         let mapping = try IDMapping.allocating(for: request.inserted.map(\.objectID), storeIdentifier: loaded.identifier) { root, count in
             try allocateKeys(for: root, count: count, connection, loaded: loaded)
         }
@@ -114,13 +137,22 @@ extension PostgresStoreBackend {
             ? HistoryChangeRow.rows(inserted: HistoryInsertRun.runs(of: save.inserted, keys: save.inserted.map(\.objectID.key)),
                                     updated: save.updated, deleted: save.deleted, preImages: preImages)
             : []
+        return try recordCommit(history: history, info: request.transactionInfo, connection, loaded: loaded) { generations, token in
+            .committed(permanentIDs: mapping, preImages: preImages, generations: generations, historyToken: token)
+        }
+    }
+
+    /// The end of every write, after its rows: the transaction's number from the generation row
+    /// (locked from here to the commit, after the rows' locks), its history `history`, and the
+    /// commit's notification.
+    ///
+    /// - Parameter outcome: The write's outcome, from its generations and history token.
+    func recordCommit(history: [HistoryChangeRow], info: HistoryTransactionInfo, _ connection: PooledConnection, loaded: Loaded,
+                      outcome: (CommitGenerations, PersistentHistoryToken?) -> SaveOutcome) throws -> WrittenSave {
         let (after, firstChange) = try advanceGeneration(changes: history.reduce(0) { $0 + $1.count }, connection, loaded: loaded)
-        let token = try recordHistory(number: after, firstChange: firstChange, rows: history, info: request.transactionInfo,
-                                      connection, loaded: loaded)
+        let token = try recordHistory(number: after, firstChange: firstChange, rows: history, info: info, connection, loaded: loaded)
         let transaction = try notifyCommit(generation: after, connection, loaded: loaded)
-        return WrittenSave(outcome: .committed(permanentIDs: mapping, preImages: preImages,
-                                               generations: CommitGenerations(before: after - 1, after: after), historyToken: token),
-                           transaction: transaction)
+        return WrittenSave(outcome: outcome(CommitGenerations(before: after - 1, after: after), token), transaction: transaction)
     }
 
     /// Takes the save's transaction number (the next generation) and its first change ID, for
@@ -153,7 +185,7 @@ extension PostgresStoreBackend {
 
     /// Keys from the hierarchy's sequence, on the save's connection (`nextval` is not rolled
     /// back, so a save that fails leaves a gap, which nothing minds).
-    private func allocateKeys(for root: EntityDescription, count: Int, _ connection: PooledConnection, loaded: Loaded) throws -> [Int64] {
+    func allocateKeys(for root: EntityDescription, count: Int, _ connection: PooledConnection, loaded: Loaded) throws -> [Int64] {
         guard let table = loaded.schema.layout.table(for: root) else { return [] }
         let sequence = loaded.schema.qualified(loaded.schema.sequenceName(of: table))
         let rows = try connection.query("SELECT nextval(\(sequence)::regclass) FROM generate_series(1, \(count))")

@@ -32,6 +32,20 @@ package final class ScratchPostgresSchema: Sendable {
         try PersistentStoreDescription(postgres: storeURL)
     }
 
+    /// Every row of each of `tables` (in the schema; each table with its `ORDER BY`), as the table's
+    /// name and PostgreSQL's text of the row, for tests that compare what two stores hold.
+    ///
+    /// - Throws: When the server cannot be reached or a table does not exist.
+    package func rows(of tables: [(name: String, orderBy: String)]) throws -> [String] {
+        let pool = try PostgresConnectionPool(url: PostgresStoreURL(storeURL), timeout: 10, eventLoopThreads: 1)
+        defer { pool.close() }
+        return try tables.flatMap { table in
+            try pool.query(PostgresQuery(unsafeSQL: """
+                SELECT t::text FROM \(quoted(name)).\(quoted(table.name)) t ORDER BY \(table.orderBy)
+                """)).map { "\(table.name) \(try $0.decode(String.self))" }
+        }
+    }
+
     deinit {
         guard let pool = try? PostgresConnectionPool(url: PostgresStoreURL(storeURL), timeout: 10, eventLoopThreads: 1) else { return }
         _ = try? pool.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(quoted(name)) CASCADE"))

@@ -3,22 +3,26 @@ import Foundation
 @testable import OpenCoreData
 import Testing
 
-/// The SQLite store binds a batch insert's rows straight from the checked dictionaries
-/// (`StoreRowBatch`), without an object ID or a snapshot per row. It must do exactly what
-/// inserting them as one save of new objects does: the same rows under the same keys, the same
-/// history, the same result, and for a bad row the same error naming the same row and key.
+/// The SQL stores bind a batch insert's rows straight from the checked dictionaries
+/// (`StoreRowBatch`), without an object ID or a snapshot per row: SQLite with one prepared
+/// INSERT, PostgreSQL with one `unnest` of an array per column. It must do exactly what
+/// inserting them as one save of new objects on the same store does: the same rows under the
+/// same keys, the same history, the same result, and for a bad row the same error naming the
+/// same row and key.
 @Suite struct BatchInsertDirectTests {
     static let sequences = 8
     static let requestsPerSequence = 12
 
-    @Test(arguments: 0..<sequences)
-    func randomInsertsMatchInsertsThroughASave(sequence: Int) throws {
+    @Test(arguments: StoreKind.sqlStores, 0..<sequences)
+    func randomInsertsMatchInsertsThroughASave(kind: StoreKind, sequence: Int) throws {
         let seed = 0x4249_4E53 &+ UInt64(sequence)
-        let direct = try BatchUpdateFixture(seed: seed, samples: 0)
-        let throughSave = try BatchUpdateFixture(seed: seed, samples: 0)
+        let direct = try BatchUpdateFixture(seed: seed, kind: kind, samples: 0)
+        let throughSave = try BatchUpdateFixture(seed: seed, kind: kind, samples: 0)
         var random = SplitMix64(seed: seed)
         for step in 0..<Self.requestsPerSequence {
-            let (entity, rows) = Self.randomRows(using: &random)
+            // PostgreSQL refuses U+0000 in text, naming the object (a temporary ID in a save):
+            // left to its own test.
+            let (entity, rows) = Self.randomRows(using: &random, nullCharacters: kind == .sqlite)
             let usesHandler = random.next() % 2 == 0
             let where_ = "seed \(seed), step \(step): \(rows.count) \(entity) rows\(usesHandler ? " from a handler" : "")"
             let tokens = (try direct.stack.currentToken(), try throughSave.stack.currentToken())
@@ -97,7 +101,7 @@ import Testing
     /// Rows of samples (every attribute type, values of many Swift types) or of people, now and
     /// then with a value the attribute cannot hold, a key the entity does not have, or a required
     /// attribute left out (each ends its request with an error).
-    private static func randomRows(using random: inout SplitMix64) -> (entity: String, rows: [[String: Any]]) {
+    private static func randomRows(using random: inout SplitMix64, nullCharacters: Bool = true) -> (entity: String, rows: [[String: Any]]) {
         func chance(perMille: UInt64) -> Bool { random.next() % 1000 < perMille }
         func pick(_ choices: [Any]) -> Any { choices[Int(random.next() % UInt64(choices.count))] }
         let entity = ["Sample", "Sample", "Person", "Employee"][Int(random.next() % 4)]
@@ -109,7 +113,7 @@ import Testing
                     row[key] = pick(values)
                 }
                 for (key, values) in Self.badSampleValues where chance(perMille: 3) {
-                    row[key] = pick(values)
+                    row[key] = pick(nullCharacters ? values : values.filter { ($0 as? String)?.utf8.contains(0) != true })
                 }
             } else {
                 if !chance(perMille: 10) { row["name"] = "Person \(index)" }

@@ -3,20 +3,20 @@ import Foundation
 @testable import OpenCoreData
 import Testing
 
-/// The SQLite store writes a batch update whose values allow it (constants, integer arithmetic on
+/// The SQL stores write a batch update whose values allow it (constants, integer arithmetic on
 /// integer attributes) with one set-based statement. It must do exactly what the row by row
-/// update (each row read, computed, checked and written back through the save path) does: the
-/// same rows and row versions, the same history, the same result, the same error naming the same
-/// row when a computed value does not fit.
+/// update (each row read, computed, checked and written back through the save path) does on the
+/// same store: the same rows and row versions, the same history, the same result, the same error
+/// naming the same row when a computed value does not fit.
 @Suite struct BatchUpdateSetBasedTests {
     static let sequences = 10
     static let requestsPerSequence = 16
 
-    @Test(arguments: 0..<sequences)
-    func randomUpdatesMatchTheRowByRowUpdate(sequence: Int) throws {
+    @Test(arguments: StoreKind.sqlStores, 0..<sequences)
+    func randomUpdatesMatchTheRowByRowUpdate(kind: StoreKind, sequence: Int) throws {
         let seed = 0x4255_5044 &+ UInt64(sequence)
-        let setBased = try BatchUpdateFixture(seed: seed)
-        let rowByRow = try BatchUpdateFixture(seed: seed)
+        let setBased = try BatchUpdateFixture(seed: seed, kind: kind)
+        let rowByRow = try BatchUpdateFixture(seed: seed, kind: kind)
         var random = SplitMix64(seed: seed ^ 0x5EED)
         var written = 0
         for step in 0..<Self.requestsPerSequence {
@@ -36,7 +36,7 @@ import Testing
 
     /// Requests each path must take: the ones the statement writes, and those it leaves to the
     /// row by row update, which reports what does not fit.
-    @Test(arguments: [
+    @Test(arguments: StoreKind.sqlStores, [
         ("Sample", "int16 > 0", ["int32": "int16 * 2", "string": "'x'"], true),
         ("Sample", nil, ["int64": "int64 + 1"], false),            // Int64.max + 1 does not fit: refused
         ("Sample", nil, ["int16": "int64"], false),                 // values beyond an Int16: refused
@@ -45,9 +45,10 @@ import Testing
         ("Employee", "department.title == 'Sales'", ["salary": "12.5"], true),
         ("Person", "name BEGINSWITH 'Person 1'", ["nickname": "nil"], true),
     ] as [(String, String?, [String: String], Bool)])
-    func takesTheStatementOnlyWhereItFits(entity: String, predicate: String?, properties: [String: String], setBased: Bool) throws {
-        let fixture = try BatchUpdateFixture(seed: 7)
-        let reference = try BatchUpdateFixture(seed: 7)
+    func takesTheStatementOnlyWhereItFits(kind: StoreKind, request: (String, String?, [String: String], Bool)) throws {
+        let (entity, predicate, properties, setBased) = request
+        let fixture = try BatchUpdateFixture(seed: 7, kind: kind)
+        let reference = try BatchUpdateFixture(seed: 7, kind: kind)
         let make = { () throws -> BatchUpdateRequest in
             let request = BatchUpdateRequest(entityName: entity)
             request.predicate = try predicate.map { try FetchPredicate(format: $0) }
