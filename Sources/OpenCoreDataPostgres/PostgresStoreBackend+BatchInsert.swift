@@ -15,8 +15,8 @@ extension PostgresStoreBackend {
         guard let table = loaded.schema.layout.table(for: rows.entity) else {
             throw PersistentStoreError(PersistentStoreError.noStore, "the store has no table for \(rows.entity.entityName)", url: errorURL)
         }
-        // Before any connection: nothing is written when a value cannot be stored.
-        try refuseNullCharacters(in: rows)
+        // Text holding U+0000, which PostgreSQL cannot store, never gets here: the coordinator
+        // refuses it in every batch request.
         let entity = rows.entity
         var keys: [Int64] = []
         let outcome = try writeTransaction("inserting a batch of \(entity.entityName)") { connection in
@@ -70,25 +70,6 @@ extension PostgresStoreBackend {
             INSERT INTO \(loaded.schema.qualified(table.name)) (\(columns)) \
             SELECT \(values) FROM unnest(\(unnested)) AS u(\(aliases))
             """, binds: binds))
-    }
-
-    /// PostgreSQL's text cannot hold U+0000: such a batch is refused before anything is written,
-    /// naming the row and the attribute, as a save is.
-    ///
-    /// - Throws: ``PersistentStoreError/saveFailed``.
-    private func refuseNullCharacters(in rows: StoreRowBatch) throws {
-        let slots = rows.entity.slots.filter { ($0 as? AttributeDescription)?.attributeType == .stringAttributeType }.map(\.slot)
-        guard !slots.isEmpty else { return }
-        for index in 0..<rows.count {
-            for slot in slots {
-                guard case .string(let text) = rows.values[rows.rowStart(index) + slot], text.utf8.contains(0) else { continue }
-                throw PersistentStoreError(
-                    PersistentStoreError.saveFailed,
-                    "\(rows.entity.entityName).\(rows.entity.slots[slot].name) of row \(index) holds the character U+0000, which "
-                        + "PostgreSQL cannot store in text; nothing was saved",
-                    url: errorURL)
-            }
-        }
     }
 }
 #endif

@@ -18,9 +18,10 @@ import PostgresNIO
 /// order and before the generation row, as a save locks them.
 ///
 /// The store declines (writes nothing; the caller updates row by row, which reports any bad value
-/// naming its row) when part of the predicate is left to memory, when a constant string holds
-/// U+0000, or when a computed value does not fit: beyond its column (`22003`, the columns' types
-/// being the attributes' ranges) or no value for a required attribute.
+/// naming its row) when part of the predicate is left to memory, or when a computed value does
+/// not fit: beyond its column (`22003`, the columns' types being the attributes' ranges) or no
+/// value for a required attribute. (Text holding U+0000, which PostgreSQL cannot store, never
+/// gets here: the coordinator refuses it in every batch request.)
 extension PostgresStoreBackend {
     package func update(_ update: StoreBatchUpdate, info: HistoryTransactionInfo) throws -> StoreBatchUpdateOutcome {
         let loaded = try loaded
@@ -72,8 +73,7 @@ private struct SetBasedUpdate {
     private static let unfitStates: Set<String> = ["22003", "23502"]
 
     /// Nil when the store cannot write the update with one statement: part of its predicate is
-    /// left to memory, an assignment is not one SQL computes as the row by row update does, or a
-    /// constant cannot be stored.
+    /// left to memory, or an assignment is not one SQL computes as the row by row update does.
     init?(_ update: StoreBatchUpdate, backend: PostgresStoreBackend, loaded: PostgresStoreBackend.Loaded) throws {
         self.update = update
         let filter = try backend.filter(for: update.fetch, loaded: loaded)
@@ -90,7 +90,6 @@ private struct SetBasedUpdate {
             selected.append("\(PostgresValueCoding.selectExpression(column, prefix: "t0.")) AS \"o\(index)\"")
             switch assignment.value {
             case .constant(let value):
-                if case .string(let text) = value, text.utf8.contains(0) { return nil }
                 assignments.append("\(quoted(name)) = \(marker)")
                 arguments.append(value)
             case .integer(let source, let operation):

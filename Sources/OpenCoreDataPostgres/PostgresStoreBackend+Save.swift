@@ -36,73 +36,6 @@ extension PostgresStoreBackend {
         }
     }
 
-    /// Runs `write` in one READ COMMITTED transaction marked as the library's
-    /// (`SET LOCAL ocd.saving`: the generation triggers leave the counting to it) and commits
-    /// it, asking the server when the connection drops at `COMMIT`. Saves and batch requests
-    /// alike: a run PostgreSQL refuses in a way the next run resolves (`23505`, `40P01`) runs
-    /// again in a fresh transaction, at most ``saveAttempts`` times.
-    ///
-    /// - Parameters:
-    ///   - operation: What the write does, for the pool's errors.
-    ///   - write: The transaction's statements; it ends with ``recordCommit(history:info:_:loaded:)``.
-    ///     An error it throws rolls the transaction back and is rethrown.
-    /// - Returns: The outcome of the committed write, or the conflicts of a declined save.
-    func writeTransaction(_ operation: String, _ write: (PooledConnection) throws -> WrittenSave) throws -> SaveOutcome {
-        var attempt = 0
-        while true {
-            attempt += 1
-            do {
-                let attempted = try pool.withConnection(operation) { connection -> SaveAttempt in
-                    do {
-                        try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
-                        let written: WrittenSave
-                        do {
-                            // For this transaction only: the generation triggers leave the
-                            // counting to the library.
-                            try connection.execute("SET LOCAL ocd.saving = 'on'")
-                            written = try write(connection)
-                        } catch {
-                            // A closed connection has rolled back on the server already.
-                            if !connection.isConnectionClosed { try? connection.execute("ROLLBACK") }
-                            throw error
-                        }
-                        return try commit(written, connection)
-                    } catch let declined as DeclinedSave {
-                        return .done(declined.outcome)
-                    } catch let error as PSQLError where Self.retriedStates.contains(error.serverInfo?[.sqlState] ?? "") {
-                        throw RetriedSave(sqlState: error.serverInfo?[.sqlState] ?? "", reason: PostgresErrors.reason(error))
-                    }
-                }
-                switch attempted {
-                case .done(let outcome): return outcome
-                case .inDoubt(let written, let reason): return try resolveInDoubt(written, reason: reason)
-                }
-            } catch let retried as RetriedSave {
-                guard attempt < Self.saveAttempts else {
-                    throw PersistentStoreError(
-                        retried.sqlState == "23505" ? PersistentStoreError.constraintViolation : PersistentStoreError.saveFailed,
-                        "PostgreSQL refused the save \(attempt) times: \(retried.reason). Nothing was saved",
-                        url: errorURL)
-                }
-                log.debug("saving again after \(retried.reason)")
-            }
-        }
-    }
-
-    /// `unique_violation` and `deadlock_detected`.
-    private static let retriedStates: Set<String> = ["23505", "40P01"]
-
-    /// A save that found conflicts: the transaction rolls back and the outcome is returned.
-    private struct DeclinedSave: Error {
-        let outcome: SaveOutcome
-    }
-
-    /// A save PostgreSQL refused in a way the next run resolves.
-    private struct RetriedSave: Error {
-        let sqlState: String
-        let reason: String
-    }
-
     private func write(_ request: SaveRequest, _ connection: PooledConnection, loaded: Loaded) throws -> WrittenSave {
         let mapping = try IDMapping.allocating(for: request.inserted.map(\.objectID), storeIdentifier: loaded.identifier) { root, count in
             try allocateKeys(for: root, count: count, connection, loaded: loaded)
@@ -188,8 +121,11 @@ extension PostgresStoreBackend {
     func allocateKeys(for root: EntityDescription, count: Int, _ connection: PooledConnection, loaded: Loaded) throws -> [Int64] {
         guard let table = loaded.schema.layout.table(for: root) else { return [] }
         let sequence = loaded.schema.qualified(loaded.schema.sequenceName(of: table))
-        let rows = try connection.query("SELECT nextval(\(sequence)::regclass) FROM generate_series(1, \(count))")
-        return try rows.map { try $0.decode(Int64.self) }
+        // One array rather than a row per key: 100,000 keys in one cell.
+        let rows = try connection.query("""
+            SELECT array_agg("key" ORDER BY "key") FROM (SELECT nextval(\(sequence)::regclass) AS "key" FROM generate_series(1, \(count))) k
+            """)
+        return try rows.first?.decode([Int64]?.self) ?? []
     }
 
     // MARK: Rows

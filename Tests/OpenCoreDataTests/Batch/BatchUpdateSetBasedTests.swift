@@ -65,4 +65,20 @@ import Testing
         #expect(fast.outcome == reference.run(try make(), rowByRow: true).outcome)
         #expect(try fixture.rows() == reference.rows())
     }
+
+    #if Postgres
+    /// PostgreSQL's text cannot hold U+0000, and its set-based update does not check for it: the
+    /// library refuses such a constant before the store, with nothing written.
+    @Test func postgresNeverGetsANullCharacter() throws {
+        let fixture = try BatchUpdateFixture(seed: 7, kind: .postgres)
+        let before = (try fixture.rows(), try fixture.stack.currentToken())
+        let request = BatchUpdateRequest(entityName: "Sample")
+        request.propertiesToUpdate = ["string": "a\u{0}b"]
+        let result = fixture.run(request, rowByRow: false)
+        #expect(result.outcome.hasPrefix("invalidValue (1550) key string") && result.outcome.contains("NUL character (U+0000)"),
+                "\(result.outcome)")
+        #expect(try fixture.rows() == before.0)
+        #expect(try fixture.stack.currentToken() == before.1)
+    }
+    #endif
 }
