@@ -4,10 +4,10 @@ package import OpenCoreData
 import PostgresNIO
 
 /// Batch inserts (Docs/PostgresStore.md, "Batch requests"): keys from the hierarchy's sequence
-/// and one `INSERT … SELECT * FROM unnest($1::bigint[], $2::text[], …)`, each column's values one
-/// array parameter (``PostgresArrayParameter``), so that 100,000 rows are one round trip; in one
-/// transaction with the generation, the history (the rows' runs of consecutive keys, as a save
-/// records new rows) and the commit's notification, as a save writes them.
+/// (one round trip) and one `INSERT … SELECT … FROM unnest($1::bigint[], $2::text[], …)`, each
+/// column's values one array parameter (``PostgresArrayParameter``), so that 100,000 rows are one
+/// statement; in one transaction with the generation, the history (the rows' runs of consecutive
+/// keys, as a save records new rows) and the commit's notification, as a save writes them.
 extension PostgresStoreBackend {
     package func insert(_ rows: StoreRowBatch, info: HistoryTransactionInfo) throws -> StoreRowBatchInsertion {
         let loaded = try loaded
