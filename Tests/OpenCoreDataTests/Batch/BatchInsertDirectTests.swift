@@ -60,6 +60,23 @@ import Testing
         }
     }
 
+    /// A batch's keys come from a sequence other sessions take keys from too: the history records
+    /// one run per stretch of consecutive keys, each key in exactly one run.
+    @Test(arguments: [
+        ([], []),
+        ([7], [(7, 1)]),
+        ([1, 2, 3], [(1, 3)]),
+        ([5, 6, 7, 10, 11, 20], [(5, 3), (10, 2), (20, 1)]),
+        ([3, 5, 6, 8], [(3, 1), (5, 2), (8, 1)]),
+    ] as [([Int64], [(Int64, Int64)])])
+    func insertRunsFollowTheKeys(keys: [Int64], expected: [(Int64, Int64)]) throws {
+        let model = try HistoryStack(.inMemory).coordinator.managedObjectModel
+        let entity = try #require(model.compiledEntity(named: "Sample"))
+        let runs = HistoryInsertRun.runs(of: entity, keys: keys)
+        #expect(runs.map { "\($0.firstKey)+\($0.count)" } == expected.map { "\($0.0)+\($0.1)" })
+        #expect(runs.allSatisfy { $0.entity === entity })
+    }
+
     #if Postgres
     /// PostgreSQL's text cannot hold U+0000, and its batch insert does not check for it: the
     /// library refuses such a row before the store, naming the row and the key, with nothing

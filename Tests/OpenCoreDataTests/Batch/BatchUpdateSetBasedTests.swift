@@ -67,6 +67,43 @@ import Testing
     }
 
     #if Postgres
+    /// Set-based updates of the same rows at once, from two coordinators: each locks the rows
+    /// before it reads the values it overwrites, so every increment lands and each records as
+    /// prior value the one the update before it wrote (read without the lock, two would record
+    /// the same value).
+    @Test func postgresConcurrentUpdatesRecordWhatTheyOverwrote() throws {
+        let fixture = try BatchUpdateFixture(seed: 3, kind: .postgres)
+        let stacks = [fixture.stack, try fixture.stack.reopened()]
+        let token = try fixture.stack.currentToken()
+        let updates = 12
+        let setBased = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: updates) { index in
+            let request = BatchUpdateRequest(entityName: "Sample")
+            request.predicate = try? FetchPredicate(format: "int16 BETWEEN {-1000, 1000} AND int32 BETWEEN {-200000, 200000}")
+            request.propertiesToUpdate = ["int32": (try? BatchUpdateExpression(format: "int32 + 1")) as Any]
+            let result = try? stacks[index % 2].execute(request) as? BatchUpdateResult
+            if result?.wasSetBased == true { setBased.withLock { $0 += 1 } }
+        }
+        #expect(setBased.withLock { $0 } == updates)
+        let backend = try #require(fixture.stack.coordinator.persistentStores.first?.backend as? any PersistentHistoryBackend)
+        let transactions = try backend.fetchHistory(from: .after(token), includingChanges: true)
+        #expect(transactions.count == updates)
+        var prior: [Int64: [Int64]] = [:]
+        for change in transactions.flatMap(\.changes) {
+            guard case .integer(let value) = change.priorValues["int32"] else { continue }
+            prior[change.objectID.key, default: []].append(value)
+        }
+        let context = fixture.stack.newContext()
+        let samples = try context.performAndWait {
+            try context.fetch(FetchRequest<Sample>(entityName: "Sample")).map { ($0.objectID.key, Int64($0.int32), $0.int16) }
+        }
+        let updated = samples.filter { abs(Int($0.2)) <= 1000 && abs(Int($0.1) - updates) <= 200_000 }
+        #expect(!updated.isEmpty)
+        for (key, final, _) in updated {
+            #expect(prior[key]?.sorted() == Array((final - Int64(updates))..<final), "row \(key): \(prior[key] ?? [])")
+        }
+    }
+
     /// PostgreSQL's text cannot hold U+0000, and its set-based update does not check for it: the
     /// library refuses such a constant before the store, with nothing written.
     @Test func postgresNeverGetsANullCharacter() throws {
