@@ -10,8 +10,7 @@ import PostgresNIO
 /// keys, as a save records new rows) and the commit's notification, as a save writes them.
 extension PostgresStoreBackend {
     package func insert(_ rows: StoreRowBatch, info: HistoryTransactionInfo) throws -> StoreRowBatchInsertion {
-        let loaded = try loaded
-        try refuseWritesIfReadOnly()
+        let loaded = try loadedForWriting()
         guard let table = loaded.schema.layout.table(for: rows.entity) else {
             throw PersistentStoreError(PersistentStoreError.noStore, "the store has no table for \(rows.entity.entityName)", url: errorURL)
         }

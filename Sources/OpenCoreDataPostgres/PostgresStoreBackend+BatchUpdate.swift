@@ -24,8 +24,7 @@ import PostgresNIO
 /// gets here: the coordinator refuses it in every batch request.)
 extension PostgresStoreBackend {
     package func update(_ update: StoreBatchUpdate, info: HistoryTransactionInfo) throws -> StoreBatchUpdateOutcome {
-        let loaded = try loaded
-        try refuseWritesIfReadOnly()
+        let loaded = try loadedForWriting()
         guard let statement = try SetBasedUpdate(update, backend: self, loaded: loaded) else { return .declined }
         var rows: [SetBasedRow] = []
         let outcome: SaveOutcome

@@ -20,8 +20,7 @@ extension PostgresStoreBackend {
     static let parametersPerStatement = 30_000
 
     package func save(_ request: SaveRequest) throws -> SaveOutcome {
-        let loaded = try loaded
-        try refuseWritesIfReadOnly()
+        let loaded = try loadedForWriting()
         // Before any connection: nothing is written when a value cannot be stored.
         try refuseNullCharacters(in: request)
         return try writeTransaction("saving") { connection in
@@ -29,11 +28,16 @@ extension PostgresStoreBackend {
         }
     }
 
-    /// - Throws: ``PersistentStoreError/readOnly`` on a read-only store.
-    func refuseWritesIfReadOnly() throws {
+    /// The loaded store, for a write.
+    ///
+    /// - Throws: ``PersistentStoreError/readOnly`` on a read-only store; as ``loaded`` when the
+    ///   store is not loaded.
+    func loadedForWriting() throws -> Loaded {
+        let loaded = try loaded
         guard !description.isReadOnly else {
             throw PersistentStoreError(PersistentStoreError.readOnly, "the store is read-only; nothing was saved", url: errorURL)
         }
+        return loaded
     }
 
     private func write(_ request: SaveRequest, _ connection: PooledConnection, loaded: Loaded) throws -> WrittenSave {
