@@ -20,67 +20,27 @@ extension PostgresStoreBackend {
     static let parametersPerStatement = 30_000
 
     package func save(_ request: SaveRequest) throws -> SaveOutcome {
+        let loaded = try loadedForWriting()
+        // Before any connection: nothing is written when a value cannot be stored.
+        try refuseNullCharacters(in: request)
+        return try writeTransaction("saving") { connection in
+            try write(request, connection, loaded: loaded)
+        }
+    }
+
+    /// The loaded store, for a write.
+    ///
+    /// - Throws: ``PersistentStoreError/readOnly`` on a read-only store; as ``loaded`` when the
+    ///   store is not loaded.
+    func loadedForWriting() throws -> Loaded {
         let loaded = try loaded
         guard !description.isReadOnly else {
             throw PersistentStoreError(PersistentStoreError.readOnly, "the store is read-only; nothing was saved", url: errorURL)
         }
-        // Before any connection: nothing is written when a value cannot be stored.
-        try refuseNullCharacters(in: request)
-        var attempt = 0
-        while true {
-            attempt += 1
-            do {
-                let attempted = try pool.withConnection("saving") { connection -> SaveAttempt in
-                    do {
-                        try connection.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
-                        let written: WrittenSave
-                        do {
-                            written = try write(request, connection, loaded: loaded)
-                        } catch {
-                            // A closed connection has rolled back on the server already.
-                            if !connection.isConnectionClosed { try? connection.execute("ROLLBACK") }
-                            throw error
-                        }
-                        return try commit(written, connection)
-                    } catch let declined as DeclinedSave {
-                        return .done(declined.outcome)
-                    } catch let error as PSQLError where Self.retriedStates.contains(error.serverInfo?[.sqlState] ?? "") {
-                        throw RetriedSave(sqlState: error.serverInfo?[.sqlState] ?? "", reason: PostgresErrors.reason(error))
-                    }
-                }
-                switch attempted {
-                case .done(let outcome): return outcome
-                case .inDoubt(let written, let reason): return try resolveInDoubt(written, reason: reason)
-                }
-            } catch let retried as RetriedSave {
-                guard attempt < Self.saveAttempts else {
-                    throw PersistentStoreError(
-                        retried.sqlState == "23505" ? PersistentStoreError.constraintViolation : PersistentStoreError.saveFailed,
-                        "PostgreSQL refused the save \(attempt) times: \(retried.reason). Nothing was saved",
-                        url: errorURL)
-                }
-                log.debug("saving again after \(retried.reason)")
-            }
-        }
-    }
-
-    /// `unique_violation` and `deadlock_detected`.
-    private static let retriedStates: Set<String> = ["23505", "40P01"]
-
-    /// A save that found conflicts: the transaction rolls back and the outcome is returned.
-    private struct DeclinedSave: Error {
-        let outcome: SaveOutcome
-    }
-
-    /// A save PostgreSQL refused in a way the next run resolves.
-    private struct RetriedSave: Error {
-        let sqlState: String
-        let reason: String
+        return loaded
     }
 
     private func write(_ request: SaveRequest, _ connection: PooledConnection, loaded: Loaded) throws -> WrittenSave {
-        // For this transaction only: the generation triggers leave the counting to the save.
-        try connection.execute("SET LOCAL ocd.saving = 'on'")
         let mapping = try IDMapping.allocating(for: request.inserted.map(\.objectID), storeIdentifier: loaded.identifier) { root, count in
             try allocateKeys(for: root, count: count, connection, loaded: loaded)
         }
@@ -114,13 +74,22 @@ extension PostgresStoreBackend {
             ? HistoryChangeRow.rows(inserted: HistoryInsertRun.runs(of: save.inserted, keys: save.inserted.map(\.objectID.key)),
                                     updated: save.updated, deleted: save.deleted, preImages: preImages)
             : []
+        return try recordCommit(history: history, info: request.transactionInfo, connection, loaded: loaded) { generations, token in
+            .committed(permanentIDs: mapping, preImages: preImages, generations: generations, historyToken: token)
+        }
+    }
+
+    /// The end of every write, after its rows: the transaction's number from the generation row
+    /// (locked from here to the commit, after the rows' locks), its history `history`, and the
+    /// commit's notification.
+    ///
+    /// - Parameter outcome: The write's outcome, from its generations and history token.
+    func recordCommit(history: [HistoryChangeRow], info: HistoryTransactionInfo, _ connection: PooledConnection, loaded: Loaded,
+                      outcome: (CommitGenerations, PersistentHistoryToken?) -> SaveOutcome) throws -> WrittenSave {
         let (after, firstChange) = try advanceGeneration(changes: history.reduce(0) { $0 + $1.count }, connection, loaded: loaded)
-        let token = try recordHistory(number: after, firstChange: firstChange, rows: history, info: request.transactionInfo,
-                                      connection, loaded: loaded)
+        let token = try recordHistory(number: after, firstChange: firstChange, rows: history, info: info, connection, loaded: loaded)
         let transaction = try notifyCommit(generation: after, connection, loaded: loaded)
-        return WrittenSave(outcome: .committed(permanentIDs: mapping, preImages: preImages,
-                                               generations: CommitGenerations(before: after - 1, after: after), historyToken: token),
-                           transaction: transaction)
+        return WrittenSave(outcome: outcome(CommitGenerations(before: after - 1, after: after), token), transaction: transaction)
     }
 
     /// Takes the save's transaction number (the next generation) and its first change ID, for
@@ -153,11 +122,14 @@ extension PostgresStoreBackend {
 
     /// Keys from the hierarchy's sequence, on the save's connection (`nextval` is not rolled
     /// back, so a save that fails leaves a gap, which nothing minds).
-    private func allocateKeys(for root: EntityDescription, count: Int, _ connection: PooledConnection, loaded: Loaded) throws -> [Int64] {
+    func allocateKeys(for root: EntityDescription, count: Int, _ connection: PooledConnection, loaded: Loaded) throws -> [Int64] {
         guard let table = loaded.schema.layout.table(for: root) else { return [] }
         let sequence = loaded.schema.qualified(loaded.schema.sequenceName(of: table))
-        let rows = try connection.query("SELECT nextval(\(sequence)::regclass) FROM generate_series(1, \(count))")
-        return try rows.map { try $0.decode(Int64.self) }
+        // One array rather than a row per key: 100,000 keys in one cell.
+        let rows = try connection.query("""
+            SELECT array_agg("key" ORDER BY "key") FROM (SELECT nextval(\(sequence)::regclass) AS "key" FROM generate_series(1, \(count))) k
+            """)
+        return try rows.first?.decode([Int64]?.self) ?? []
     }
 
     // MARK: Rows

@@ -54,6 +54,16 @@ package final class ScratchPostgresSchema: Sendable {
         }
     }
 
+    /// Every row of each of `tables` (in the schema; each table with its `ORDER BY`), as the table's
+    /// name and PostgreSQL's text of the row, for tests that compare what two stores hold.
+    ///
+    /// - Throws: When the server cannot be reached or a table does not exist.
+    package func rows(of tables: [(name: String, orderBy: String)]) throws -> [String] {
+        try tables.flatMap { table in
+            try execute(["SELECT t::text FROM \(quoted(table.name)) t ORDER BY \(table.orderBy)"]).map { "\(table.name) \($0 ?? "")" }
+        }
+    }
+
     deinit {
         guard let pool = try? PostgresConnectionPool(url: PostgresStoreURL(storeURL), timeout: 10, eventLoopThreads: 1) else { return }
         _ = try? pool.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(quoted(name)) CASCADE"))

@@ -63,7 +63,7 @@ public enum AttributeType: UInt, Sendable, Hashable, Codable, CaseIterable, Cust
     }
 
     /// The inclusive range an integer attribute accepts.
-    var integerRange: ClosedRange<Int64>? {
+    package var integerRange: ClosedRange<Int64>? {
         switch self {
         case .integer16AttributeType: Int64(Int16.min)...Int64(Int16.max)
         case .integer32AttributeType: Int64(Int32.min)...Int64(Int32.max)

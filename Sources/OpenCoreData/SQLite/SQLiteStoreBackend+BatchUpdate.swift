@@ -25,7 +25,7 @@ extension SQLiteStoreBackend {
             let token = try recordHistory(number: generations.after, db, loaded: loaded) { recorder, timestamp in
                 try recorder.recordUpdates(number: generations.after, info: info, rows: rows, properties: { code in
                     if let names = properties[code] { return names }
-                    let names = statements.updatedProperties(of: loaded.entityByCode[code])
+                    let names = update.updatedProperties(of: loaded.entityByCode[code])
                     properties[code] = names
                     return names
                 }, priorValueNames: update.assignments.map(\.attribute.name), timestamp: timestamp)
@@ -129,15 +129,6 @@ private struct SetBasedUpdate {
     func run(_ db: Database) throws -> Int {
         try statement.execute(arguments: arguments)
         return db.changesCount
-    }
-
-    /// The names of the properties set, in `entity`'s slot order, joined by commas, as the
-    /// history records a save's update of a row of `entity`.
-    func updatedProperties(of entity: EntityDescription?) -> String {
-        let names = update.assignments.map(\.attribute.name)
-        guard let entity else { return names.joined(separator: ",") }
-        return names.sorted { (entity.property(named: $0)?.slot ?? 0) < (entity.property(named: $1)?.slot ?? 0) }
-            .joined(separator: ",")
     }
 
     /// The SQL of an integer value: the column, or the column with the operation applied to a

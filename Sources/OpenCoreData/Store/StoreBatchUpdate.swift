@@ -39,6 +39,15 @@ package struct StoreBatchUpdate: Sendable {
         self.fetch = fetch
         self.assignments = assignments
     }
+
+    /// The names of the properties set, in `entity`'s slot order, joined by commas, as the
+    /// history records a save's update of a row of `entity`.
+    package func updatedProperties(of entity: EntityDescription?) -> String {
+        let names = assignments.map(\.attribute.name)
+        guard let entity else { return names.joined(separator: ",") }
+        return names.sorted { (entity.property(named: $0)?.slot ?? 0) < (entity.property(named: $1)?.slot ?? 0) }
+            .joined(separator: ",")
+    }
 }
 
 /// What a store reports after a ``StoreBatchUpdate``.

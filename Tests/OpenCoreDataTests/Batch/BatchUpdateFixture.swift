@@ -13,8 +13,9 @@ final class BatchUpdateFixture {
 
     /// `samples` rows of every attribute type, with extreme integers among them, and people and
     /// employees of two departments; or, with `model`, whatever `fill` saves.
-    init(seed: UInt64, model: ManagedObjectModel? = nil, samples: Int = 40, fill: ((ManagedObjectContext) throws -> Void)? = nil) throws {
-        stack = try HistoryStack(.sqlite, model: model)
+    init(seed: UInt64, kind: StoreKind = .sqlite, model: ManagedObjectModel? = nil, samples: Int = 40,
+         fill: ((ManagedObjectContext) throws -> Void)? = nil) throws {
+        stack = try HistoryStack(kind, model: model)
         storeIdentifier = try #require(stack.coordinator.persistentStores.first?.identifier)
         var random = SplitMix64(seed: seed)
         try stack.save { context in
@@ -141,9 +142,15 @@ final class BatchUpdateFixture {
         "\(id.entity.name ?? "?")/\(id.uriRepresentation().lastPathComponent)"
     }
 
-    /// Every stored row of the tables, with its version, as SQLite holds it, and the history's
+    /// Every stored row of the tables, with its version, as the store holds it, and the history's
     /// changes (properties in the order stored) and the values they overwrote.
     func rows(of tables: [String] = ["Sample", "Person"]) throws -> [String] {
+        #if Postgres
+        if let schema = stack.postgresSchema {
+            return try schema.rows(of: tables.map { ($0, "\"_pk\"") }
+                + [("_ocd_history_change", "\"_pk\""), ("_ocd_history_prior_value", "\"change\", \"attribute\"")])
+        }
+        #endif
         let database = try DatabaseQueue(path: stack.storeURL.path)
         return try database.read { db in
             try tables.flatMap { table in

@@ -30,6 +30,19 @@ package struct HistoryInsertRun: Sendable {
         }
         return runs
     }
+
+    /// The runs of new rows of `entity` given the primary keys `keys` (a batch insert's).
+    package static func runs(of entity: EntityDescription, keys: [Int64]) -> [HistoryInsertRun] {
+        var runs: [HistoryInsertRun] = []
+        for key in keys {
+            if let last = runs.last, last.firstKey + last.count == key {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append(HistoryInsertRun(entity: entity, firstKey: key, count: 1))
+            }
+        }
+        return runs
+    }
 }
 
 /// One change row a save records: `count` objects of `entity` with consecutive keys from `key`
@@ -67,6 +80,23 @@ package struct HistoryChangeRow {
                 priorValues: HistoryChanges.priorValues(of: id, slots: nil, preImage: preImages[id])))
         }
         return rows
+    }
+
+    /// The change rows of a set-based batch update `update`: one update per row of `updated` (an
+    /// entity code, a primary key, and the values overwritten, in the order of the update's
+    /// assignments), naming the properties set in the order of the row's entity's slots, as a
+    /// save records an update.
+    package static func rows(updated: [(code: Int64, key: Int64, prior: [PropertyValue])], by update: StoreBatchUpdate,
+                             entityByCode: [Int64: EntityDescription]) -> [HistoryChangeRow] {
+        let names = update.assignments.map(\.attribute.name)
+        var properties: [Int64: String] = [:]
+        return updated.map { row in
+            let changed = properties[row.code] ?? update.updatedProperties(of: entityByCode[row.code])
+            properties[row.code] = changed
+            return HistoryChangeRow(type: .update, entity: entityByCode[row.code] ?? update.fetch.entity, key: row.key, count: 1,
+                                    properties: changed, tombstone: [:],
+                                    priorValues: Dictionary(zip(names, row.prior), uniquingKeysWith: { first, _ in first }))
+        }
     }
 }
 
