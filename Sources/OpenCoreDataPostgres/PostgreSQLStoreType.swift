@@ -56,13 +56,17 @@ extension PersistentStoreDescription {
     /// - `pool`: how many connections the store opens at most, 1 to 1,000 (10 by default).
     /// - `schema`: the PostgreSQL schema the store's tables live in (`public` by default), so
     ///   that several stores share a database. Loading creates it.
+    /// - `catchup`: how often, in seconds, a process that follows the store's commits checks for
+    ///   one whose notification it missed (1 by default, 0.01 to 3,600): the longest a commit of
+    ///   another server can take to reach this process's controllers when its `NOTIFY` is lost.
     ///
     /// The database must store text as UTF-8 (`ENCODING 'UTF8'`). The store's
     /// ``OpenCoreData/PersistentStore/url`` shows the URL without its password, and no error or
     /// log shows it. Loading the store creates its tables, or checks that the model may open
     /// them and migrates them (one transaction, under a lock that makes servers starting at once
-    /// load one after the other). Reads and saves are not supported yet: the store is being
-    /// built in steps.
+    /// load one after the other). Contexts fetch, save and merge on it as on SQLite; commits
+    /// made by other servers reach contexts that merge automatically, and their controllers,
+    /// through the store's `LISTEN` channel.
     ///
     /// - Parameter postgres: The store's URL.
     /// - Throws: ``OpenCoreData/PersistentStoreError`` ``OpenCoreData/PersistentStoreError/invalidStoreURL``,

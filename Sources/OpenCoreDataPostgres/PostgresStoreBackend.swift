@@ -8,13 +8,14 @@ import PostgresNIO
 /// connections (``PostgresConnectionPool``), each call blocking its caller until the server
 /// answers (Docs/PostgresStore.md, "Threading").
 ///
-/// Built in the steps of Docs/PostgresStore.md's work plan. So far it loads: it creates the store
-/// in its PostgreSQL schema, checks that the model may open it, migrates it
+/// Built in the steps of Docs/PostgresStore.md's work plan. It creates the store in its
+/// PostgreSQL schema, checks that the model may open it, migrates it
 /// (`PostgresStoreBackend+Load.swift`), reserves primary keys, reads the store generation, saves
-/// (`+Save`, `+Constraints`) with its persistent history (`+History`), reads objects and to-many
-/// relationships by key (`+Read`), and fetches, counts and counts sections (`+Fetch`,
-/// `+Sections`, `+Attributes`, with the predicate compiled by ``PostgresDialect``). Batch
-/// requests are declined, so the coordinator runs them row by row.
+/// (`+Save`, `+Constraints`, `+Commit`) with its persistent history (`+History`), reads objects
+/// and to-many relationships by key (`+Read`), fetches, counts and counts sections (`+Fetch`,
+/// `+Sections`, `+Attributes`, with the predicate compiled by ``PostgresDialect``), writes batch
+/// inserts and set-based batch updates (`+BatchInsert`, `+BatchUpdate`), and wakes the change
+/// feed when other servers commit (``PostgresCommitListener``).
 package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionChecking, @unchecked Sendable {
     package let url: PostgresStoreURL
     package let description: PersistentStoreDescription

@@ -12,8 +12,13 @@ import Testing
 @Suite struct BatchInsertDirectTests {
     static let sequences = 8
     static let requestsPerSequence = 12
+    /// Every sequence on SQLite; the first three on PostgreSQL, where each statement is a round
+    /// trip (CI time).
+    static let sequenceCases: [(StoreKind, Int)] = StoreKind.sqlStores.flatMap { kind in
+        (0..<(kind == .sqlite ? sequences : 3)).map { (kind, $0) }
+    }
 
-    @Test(arguments: StoreKind.sqlStores, 0..<sequences)
+    @Test(arguments: sequenceCases)
     func randomInsertsMatchInsertsThroughASave(kind: StoreKind, sequence: Int) throws {
         let seed = 0x4249_4E53 &+ UInt64(sequence)
         let direct = try BatchUpdateFixture(seed: seed, kind: kind, samples: 0)
