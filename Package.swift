@@ -97,7 +97,7 @@ let package = Package(
         // several processes.
         .executableTarget(
             name: "ConstraintTestWriter",
-            dependencies: ["OpenCoreData"],
+            dependencies: ["OpenCoreData", "OpenCoreDataPostgres"],
             path: "Tests/ConstraintTestWriter",
             swiftSettings: strictSwift
         ),

@@ -1,8 +1,9 @@
 // A writer for the constraint tests: several of them insert objects with keys from a small pool
-// into one SQLite store at the same time, each key under a uniqueness constraint, and resolve
-// the conflicts with a merge policy. The test checks afterwards that every key has one row.
+// into one store (an SQLite file, or with the `Postgres` trait a PostgreSQL URL) at the same time,
+// each key under a uniqueness constraint, and resolve the conflicts with a merge policy. The test
+// checks afterwards that every key has one row.
 //
-// Usage: ConstraintTestWriter <store path> <writer name> <keys> <saves> <seed> <policy>
+// Usage: ConstraintTestWriter <store path or postgres:// URL> <writer name> <keys> <saves> <seed> <policy>
 //   policy: objectTrump, storeTrump, overwrite or rollback
 //
 // Each save inserts one to three tokens with random keys (two of one save may share a key), drawn
@@ -14,6 +15,9 @@
 
 import Foundation
 import OpenCoreData
+#if Postgres
+import OpenCoreDataPostgres
+#endif
 
 final class Token: ManagedObject {
     @Managed(unique: true) var key: String
@@ -58,7 +62,12 @@ guard let policy = policies[arguments[6]] else { fail("unknown policy \(argument
 let container: PersistentContainer
 do {
     container = PersistentContainer(name: "ConstraintTest", managedObjectModel: try ManagedObjectModel(managedObjectClasses: [Token.self]))
+    #if Postgres
+    let description = arguments[1].hasPrefix("postgres")
+        ? try PersistentStoreDescription(postgres: arguments[1]) : PersistentStoreDescription(url: URL(fileURLWithPath: arguments[1]))
+    #else
     let description = PersistentStoreDescription(url: URL(fileURLWithPath: arguments[1]))
+    #endif
     description.timeout = 30
     container.persistentStoreDescriptions = [description]
     try container.loadPersistentStores()

@@ -13,17 +13,24 @@ final class Token: ManagedObject {
 
 /// Several writers inserting the same new keys at once must leave one row per key, whatever
 /// the interleaving: contexts of one coordinator (serialised by its save lock), coordinators on
-/// one file, and processes (serialised by SQLite's write lock, with the check inside the write
-/// transaction). Each later save resolves by its own policy.
+/// one store, and processes (serialised by SQLite's write lock, with the check inside the write
+/// transaction; on PostgreSQL by the unique index, whose `23505` runs the save again). Each later
+/// save resolves by its own policy.
 @Suite struct ConstraintConcurrencyTests {
     /// Keys enough that new ones keep coming during the run; every writer draws them in the same
     /// order (one seed), so that writers race to insert each new key.
     static let keys = 60
     static let seed: UInt64 = 7
 
-    private static func container(_ url: URL) throws -> PersistentContainer {
+    /// A container on the store at `location`: an SQLite file's path, or a PostgreSQL URL.
+    private static func container(_ location: String) throws -> PersistentContainer {
         let container = PersistentContainer(name: "ConstraintTest", managedObjectModel: try ManagedObjectModel(managedObjectClasses: [Token.self]))
-        let description = PersistentStoreDescription(url: url)
+        #if Postgres
+        let description = location.hasPrefix("postgres")
+            ? try PersistentStoreDescription(postgres: location) : PersistentStoreDescription(url: URL(fileURLWithPath: location))
+        #else
+        let description = PersistentStoreDescription(url: URL(fileURLWithPath: location))
+        #endif
         description.timeout = 30
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
@@ -99,10 +106,23 @@ final class Token: ManagedObject {
         #expect(try Self.storedKeys(container).count == Self.expectedKeys(saves: 80))
     }
 
-    @Test func coordinatorsOnOneFileLeaveOneRowPerKey() throws {
+    /// Where a test's writers meet: a new SQLite file, or a new PostgreSQL schema (kept alive by
+    /// the returned schema).
+    private static func sharedStore(_ kind: StoreKind, _ directory: TemporaryDirectory) throws -> (location: String, schema: PostgresTestSchema?) {
+        #if Postgres
+        if kind == .postgres {
+            let schema = try PostgresTestSchema()
+            return (schema.storeURL, schema)
+        }
+        #endif
+        return (directory.file("Tokens.sqlite").path, nil)
+    }
+
+    @Test(arguments: StoreKind.sqlStores)
+    func coordinatorsOnOneStoreLeaveOneRowPerKey(kind: StoreKind) throws {
         let directory = TemporaryDirectory()
-        let url = directory.file("Tokens.sqlite")
-        let containers = try (0..<3).map { _ in try Self.container(url) }
+        let store = try Self.sharedStore(kind, directory)
+        let containers = try (0..<3).map { _ in try Self.container(store.location) }
         let errors = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: containers.count) { index in
             let context = containers[index].newBackgroundContext()
@@ -112,21 +132,23 @@ final class Token: ManagedObject {
         }
         #expect(errors.withLock { $0 }.isEmpty, "\(errors.withLock { $0 })")
         #expect(try Self.storedKeys(containers[0]).count == Self.expectedKeys(saves: 80))
+        withExtendedLifetime(store.schema) {}
     }
 
-    @Test func processesOnOneFileLeaveOneRowPerKey() async throws {
+    @Test(arguments: StoreKind.sqlStores)
+    func processesOnOneStoreLeaveOneRowPerKey(kind: StoreKind) async throws {
         let writer = try #require(CrashHarness.searchedDirectories.map { $0.appendingPathComponent("ConstraintTestWriter") }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) },
             "ConstraintTestWriter was not found next to the test binary; build it with `swift build --build-tests`")
         let directory = TemporaryDirectory()
-        let url = directory.file("Tokens.sqlite")
+        let store = try Self.sharedStore(kind, directory)
         // Made first, so that the writers do not race to create the store.
-        let container = try Self.container(url)
+        let container = try Self.container(store.location)
         let policies = ["objectTrump", "storeTrump", "overwrite"]
         let processes = try policies.enumerated().map { index, policy in
             let process = Process()
             process.executableURL = writer
-            process.arguments = [url.path, "p\(index)", "\(Self.keys)", "80", "\(Self.seed)", policy]
+            process.arguments = [store.location, "p\(index)", "\(Self.keys)", "80", "\(Self.seed)", policy]
             let error = Pipe()
             process.standardError = error
             process.standardOutput = FileHandle.nullDevice
@@ -145,6 +167,9 @@ final class Token: ManagedObject {
         }
         let keys = try Self.storedKeys(container)
         #expect(keys.count == Self.expectedKeys(saves: 80))
-        #expect(try SQLiteIntegrity.check(path: url.path) == "ok")
+        if kind == .sqlite {
+            #expect(try SQLiteIntegrity.check(path: store.location) == "ok")
+        }
+        withExtendedLifetime(store.schema) {}
     }
 }
