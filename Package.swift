@@ -72,11 +72,12 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        // tool: `ocd`, which inspects and watches any SQLite store without the app's classes. It
-        // uses the library alone, so it adds no dependency (arguments are parsed by hand).
+        // tool: `ocd`, which inspects and watches any store without the app's classes: SQLite, and
+        // PostgreSQL with the `Postgres` trait. It uses the library alone, so it adds no
+        // dependency (arguments are parsed by hand).
         .executableTarget(
             name: "ocd",
-            dependencies: ["OpenCoreData"],
+            dependencies: ["OpenCoreData", "OpenCoreDataPostgres"],
             swiftSettings: strictSwift
         ),
         // test-support: the batch-update simulator, the recording delegates and the controller's

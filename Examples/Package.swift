@@ -8,6 +8,7 @@ import PackageDescription
 // Target kinds, so the manifest reads like a map of the package:
 // - example: a sample app, run with `swift run --package-path Examples NAME`;
 // - test: a test target, run by `swift test --package-path Examples`.
+// - test-support: code the test targets share.
 let strictSwift: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("ExistentialAny"),
@@ -18,6 +19,8 @@ let strictSwift: [SwiftSetting] = [
 let openCoreData = Target.Dependency.product(name: "OpenCoreData", package: "OpenCoreData")
 let fetchedResultsChecking = Target.Dependency.product(name: "FetchedResultsChecking", package: "OpenCoreData")
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+// The PostgreSQL store: an empty module unless the `Postgres` trait is on (see the traits below).
+let openCoreDataPostgres = Target.Dependency.product(name: "OpenCoreDataPostgres", package: "OpenCoreData")
 // What each seed app's library uses: the library, the shared example code, and the argument
 // parser for its tool's commands.
 let seedAppDependencies: [Target.Dependency] = [openCoreData, "ExampleSupport", argumentParser]
@@ -33,10 +36,20 @@ let package = Package(
         .executable(name: "failedbanks", targets: ["FailedBanksCLI"]),
         .executable(name: "recipes", targets: ["RecipesCLI"]),
     ],
+    // `--traits Postgres` gives the tools and `worldcup` the PostgreSQL store (`--store
+    // postgres://…`) by turning on the root package's trait of the same name; off, nothing of
+    // postgres-nio is resolved or built, and a postgres:// store is refused with an error.
+    traits: [
+        .trait(name: "Postgres", description: "The PostgreSQL store for --store postgres://…, through the root package's Postgres trait."),
+    ],
     dependencies: [
         // The repository's root package. Named, so that the name below holds whatever the
         // clone's folder is called (a path dependency's identity is its folder's name).
-        .package(name: "OpenCoreData", path: ".."),
+        .package(
+            name: "OpenCoreData",
+            path: "..",
+            traits: [.trait(name: "Postgres", condition: .when(traits: ["Postgres"]))]
+        ),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // The World Cup web example; no traits, so swift-configuration is not built.
@@ -104,6 +117,7 @@ let package = Package(
             name: "ExampleSupport",
             dependencies: [
                 openCoreData,
+                openCoreDataPostgres,
                 argumentParser,
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -168,6 +182,13 @@ let package = Package(
             path: "Recipes/CLI",
             swiftSettings: strictSwift
         ),
+        // test-support: a store of a test's own for the tools and servers the tests run, an SQLite
+        // file or (with the `Postgres` trait) a PostgreSQL schema.
+        .target(
+            name: "ExampleTestSupport",
+            path: "Tests/Support",
+            swiftSettings: strictSwift
+        ),
         // test: the seed apps driven as their seeds drive them, their controllers' batches checked
         // with the batch-update simulator, and their tools run as child processes.
         .testTarget(
@@ -176,6 +197,7 @@ let package = Package(
                 openCoreData,
                 fetchedResultsChecking,
                 "ExampleSupport",
+                "ExampleTestSupport",
                 "DoneApp",
                 "DoneCLI",
                 "CarValetApp",
@@ -196,6 +218,7 @@ let package = Package(
             dependencies: [
                 "WorldCupApp",
                 "ExampleSupport",
+                "ExampleTestSupport",
                 openCoreData,
                 fetchedResultsChecking,
                 argumentParser,

@@ -1,5 +1,8 @@
 import Foundation
 public import OpenCoreData
+#if Postgres
+import OpenCoreDataPostgres
+#endif
 
 /// An example app's model and store: adopt it with the app's name and classes, and opening the
 /// store (in the user's data directory by default, or a file `--store` names) comes with it.
@@ -25,12 +28,12 @@ extension ExampleStore {
     /// A container on the app's store, loaded, its directory made if needed.
     ///
     /// - Parameters:
-    ///   - location: The store's file, or the in-memory store.
+    ///   - location: The store's file, its PostgreSQL URL, or the in-memory store.
     ///   - trace: Records the SQL the store runs, when given (SQLite only).
     /// - Returns: The loaded container.
     /// - Throws: ``ToolError/failure(_:)`` naming the store when the model is invalid or the store
-    ///   cannot be opened (not a database, damaged, made by another model). Nothing is written to
-    ///   such a file.
+    ///   cannot be opened (not a database, damaged, made by another model, a PostgreSQL URL in a
+    ///   build without the `Postgres` trait). Nothing is written to such a store.
     public static func open(_ location: StoreLocation, trace: SQLTrace? = nil) throws(ToolError) -> PersistentContainer {
         do {
             let container = try PersistentContainer(name: name, managedObjectClasses: managedObjectClasses)
@@ -42,11 +45,15 @@ extension ExampleStore {
                 // The in-memory store ignores its URL; a description needs one all the same.
                 description = PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))
                 description.type = InMemoryStoreType
+            case .postgres(let url):
+                description = try postgresDescription(url)
             }
             description.logger = trace?.logger()
             container.persistentStoreDescriptions = [description]
             try container.loadPersistentStores()
             return container
+        } catch let error as ToolError {
+            throw error
         } catch let error as PersistentStoreError {
             // The message says what is wrong; the path is said once, in front, rather than
             // again in the error's own "(store: …)".
@@ -54,5 +61,16 @@ extension ExampleStore {
         } catch {
             throw .failure("cannot open the store \(location.displayPath): \(error)")
         }
+    }
+
+    private static func postgresDescription(_ url: String) throws -> PersistentStoreDescription {
+        #if Postgres
+        return try PersistentStoreDescription(postgres: url)
+        #else
+        // Refused rather than read as a file name: a user who typed a URL meant a server.
+        throw ToolError.failure(
+            "cannot open the store \(StoreLocation.postgres(url).displayPath): this build has no PostgreSQL store; build the "
+                + "examples with the Postgres trait (swift run --package-path Examples --traits Postgres \(name.lowercased()) …)")
+        #endif
     }
 }

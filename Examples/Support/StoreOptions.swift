@@ -1,7 +1,7 @@
 public import ArgumentParser
 public import Foundation
 
-/// The options every example tool shares, `--store PATH` and `--sql`, and the store they open.
+/// The options every example tool shares, `--store PATH|URL` and `--sql`, and the store they open.
 ///
 /// Declare them in the tool's command and in each of its subcommands: the argument parser then
 /// takes them before or after the subcommand's name (`done --store todo.sqlite list`,
@@ -16,10 +16,12 @@ public import Foundation
 /// }
 /// ```
 public struct StoreOptions<Store: ExampleStore>: ParsableArguments {
-    /// The store file `--store` names, relative to the working directory; nil for the app's
-    /// default location.
-    @Option(help: ArgumentHelp("The SQLite store, made on first use (default: \(Store.defaultLocation.displayPath)).",
-                               valueName: "path"))
+    /// The store `--store` names: an SQLite file relative to the working directory, or a
+    /// `postgres://` URL; nil for the app's default location.
+    @Option(help: ArgumentHelp("""
+        The SQLite file, or a postgres:// URL (a build with --traits Postgres), made on first use \
+        (default: \(Store.defaultLocation.displayPath)).
+        """, valueName: "path|url"))
     public var store: String?
 
     /// Whether `--sql` asked to print each SQL statement as it runs.
@@ -29,9 +31,9 @@ public struct StoreOptions<Store: ExampleStore>: ParsableArguments {
     /// The defaults: the app's own store, no SQL printed.
     public init() {}
 
-    /// Where the store is: the `--store` file, or the app's default location.
+    /// Where the store is: what `--store` names, or the app's default location.
     public var location: StoreLocation {
-        store.map { .file(URL(fileURLWithPath: $0)) } ?? Store.defaultLocation
+        store.map(StoreLocation.init(argument:)) ?? Store.defaultLocation
     }
 
     /// Opens the store, with the SQL trace `--sql` asks for, and a context for one command.

@@ -1,11 +1,15 @@
 public import Foundation
+public import OpenCoreData
+#if Postgres
+import OpenCoreDataPostgres
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// A lock that every process using the same SQLite store takes around a check and the save that
+/// A lock that every process using the same store takes around a check and the save that
 /// depends on it, so that no other writer comes between the two: seeding only an empty store,
 /// adding a team only under a name nobody has.
 ///
@@ -17,8 +21,10 @@ import Darwin
 /// Across processes, the lock is an `flock(2)` on a file beside the store
 /// (`WorldCup.sqlite-writelock`), which works for every process on the machine, the only case
 /// SQLite's own locking supports; the operating system releases it when a process dies, so a
-/// crashed server leaves nothing to clean up. An in-memory store is private to its process
-/// and needs only the first part.
+/// crashed server leaves nothing to clean up. On a PostgreSQL store, whose servers may be on
+/// several machines, it is the store's advisory lock `writelock`
+/// (`withPostgresAdvisoryLock(named:)`), which the server releases when a process's session
+/// ends. An in-memory store is private to its process and needs only the first part.
 ///
 /// Only writers that take the lock are kept apart: code that saves without it can still come
 /// between a check and its save.
@@ -34,16 +40,35 @@ import Darwin
 /// }
 /// ```
 public final class StoreWriteLock: Sendable {
-    /// The lock file, or nil when only the process's writers share the store.
+    /// The lock file, or nil when only the process's writers share the store, or when it is a
+    /// PostgreSQL store.
     public let fileURL: URL?
+    #if Postgres
+    /// The PostgreSQL store whose advisory lock is taken.
+    private let postgresStore: PersistentStore?
+    #endif
     private let turns = TurnQueue()
 
-    /// The lock of the store at `storeURL`, or of a store private to this process when nil.
+    /// The lock of the SQLite store at `storeURL`, or of a store private to this process when nil.
     ///
     /// - Parameter storeURL: The SQLite file; the lock file is beside it, its name followed by
     ///   `-writelock`.
     public init(storeURL: URL?) {
         fileURL = storeURL.map { URL(fileURLWithPath: $0.path + "-writelock") }
+        #if Postgres
+        postgresStore = nil
+        #endif
+    }
+
+    /// The lock of a loaded store: its file's for SQLite, its advisory lock for PostgreSQL, this
+    /// process's alone for an in-memory store (or none).
+    ///
+    /// - Parameter store: The store, loaded.
+    public init(store: PersistentStore?) {
+        fileURL = store?.type == .sqlite ? store?.url.map { URL(fileURLWithPath: $0.path + "-writelock") } : nil
+        #if Postgres
+        postgresStore = store?.type == .postgreSQL ? store : nil
+        #endif
     }
 
     /// Runs `body` holding the lock, and returns what it returns.
@@ -56,6 +81,11 @@ public final class StoreWriteLock: Sendable {
     public func withLock<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         await turns.wait()
         defer { turns.next() }
+        #if Postgres
+        if let postgresStore {
+            return try await postgresStore.withPostgresAdvisoryLock(named: "writelock", body)
+        }
+        #endif
         guard let fileURL else { return try await body() }
         let descriptor = try await Self.lockFile(at: fileURL)
         // Closing the descriptor releases the lock.

@@ -155,8 +155,12 @@ extension PostgresStoreBackend {
     // MARK: Metadata
 
     private func readMetadata(_ connection: PooledConnection, schema: PostgresSchema) throws -> StoreMetadata {
-        let rows = try connection.query(PostgresQuery(
-            unsafeSQL: "SELECT \"key\", \"value\" FROM \(schema.qualified(PostgresSchema.metadataTable))"))
+        try readMetadata(connection, table: schema.qualified(PostgresSchema.metadataTable))
+    }
+
+    /// The metadata in `table` (qualified by its schema).
+    package func readMetadata(_ connection: PooledConnection, table: String) throws -> StoreMetadata {
+        let rows = try connection.query(PostgresQuery(unsafeSQL: "SELECT \"key\", \"value\" FROM \(table)"))
         var values: [String: String] = [:]
         for row in rows {
             let (key, value) = try row.decode((String, String).self)

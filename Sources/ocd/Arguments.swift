@@ -2,7 +2,7 @@
 /// command takes: every problem is a ``ToolError/usage(_:)`` naming it.
 struct Arguments {
     let command: Command
-    /// The store's path, as given.
+    /// The store's path or URL, as given.
     let storePath: String
     private let values: [String: String]
     private let flags: Set<String>
@@ -41,7 +41,7 @@ struct Arguments {
                 throw .usage("'ocd \(command.rawValue)' has no option --\(option)")
             }
         }
-        guard let storePath = positional.first else { throw .usage("missing STORE: the path of the store's SQLite file") }
+        guard let storePath = positional.first else { throw .usage("missing STORE: the path of the store's SQLite file, or its postgres:// URL") }
         guard positional.count == 1 else {
             throw .usage("unexpected argument '\(positional[1])' (one STORE only)")
         }

@@ -55,7 +55,7 @@ enum InfoCommand {
             return try context.performAndWait {
                 let schema = ModelSchema(model: store.model)
                 return Report(
-                    store: store.url.path, identifier: store.store.identifier,
+                    store: store.displayName, identifier: store.store.identifier,
                     model: Report.Model(name: store.model.name, versionIdentifiers: store.model.versionIdentifiers.sorted(),
                                         hash: schema.versionHash),
                     history: try history(in: context, store: store),

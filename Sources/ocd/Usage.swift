@@ -1,7 +1,7 @@
 /// What `ocd help` prints.
 enum Usage {
     static let text = """
-        ocd: read and watch an OpenCoreData SQLite store, without the app that made it.
+        ocd: read and watch an OpenCoreData store (SQLite or PostgreSQL), without the app that made it.
 
         usage:
           ocd info    STORE [--json]
@@ -18,7 +18,8 @@ enum Usage {
                  interrupted; with --json, one JSON object per line: "ready" first, then
                  "changes" per batch
 
-        STORE        the path of the store's SQLite file; it is opened read-only
+        STORE        the path of the store's SQLite file, or its postgres:// URL (an ocd built with
+                     the Postgres trait); it is opened read-only
         --entity     an entity of the store ('ocd info' lists them)
         --predicate  a predicate in Core Data's format: "wins > 3 AND teamName BEGINSWITH 'B'"
         --sort       comma-separated keys, each optionally followed by asc or desc

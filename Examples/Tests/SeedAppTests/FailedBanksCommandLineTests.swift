@@ -110,6 +110,6 @@ import Testing
     @Test func helpPrintsTheUsage() throws {
         let help = try ToolProcess("failedbanks", in: try ScratchDirectory(), store: nil).run("--help")
         #expect(help.status == 0)
-        #expect(help.standardOutput.contains("USAGE: failedbanks [--store <path>] [--sql] [--delete <row>]"))
+        #expect(help.standardOutput.contains("USAGE: failedbanks [--store <path|url>] [--sql] [--delete <row>]"))
     }
 }

@@ -1,8 +1,10 @@
+import ExampleTestSupport
 import Foundation
 import Testing
 import WorldCupApp
 
-/// Two `worldcup` servers on one store, one page on each, in a real headless Chromium: what a
+/// Two `worldcup` servers on one store (an SQLite file; a PostgreSQL schema, as servers on two
+/// machines would share it), one page on each, in a real headless Chromium: what a
 /// page does on one server (clicks, a new team) shows on the other page without a reload, each
 /// page applying the batches its own server sends, and after each step both pages show what a
 /// fresh read of the store shows. Fails, not skips, when the browser cannot run.
@@ -77,14 +79,13 @@ import WorldCupApp
     /// How long a page gets to show a step's changes once the store holds them.
     static let settleSeconds = 20.0
 
-    @Test func aPageOnEachServerShowsWhatTheOtherDoesWithoutReloading() async throws {
+    @Test(arguments: ScratchStoreLocation.Kind.allCases)
+    func aPageOnEachServerShowsWhatTheOtherDoesWithoutReloading(_ kind: ScratchStoreLocation.Kind) async throws {
         if let missing = BrowserScript.missingPrerequisites() {
             Issue.record(Comment(rawValue: missing))
             return
         }
-        let directory = try ServerProcess.newStoreDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = directory.appendingPathComponent("WorldCup.sqlite")
+        let store = try ScratchStoreLocation(kind, fileName: "WorldCup.sqlite")
         let servers = try await ServerProcess.started(2, on: store)
 
         let output = try await BrowserScript.run([
@@ -138,7 +139,7 @@ import WorldCupApp
                 after.feeds[page].applied.dropFirst(before.feeds[page].applied.count).last.map { $0.at - clicked }
             }
             #expect(latencies.allSatisfy { ($0 ?? .infinity) < Self.settleSeconds * 1000 }, "\(step.name): \(latencies)")
-            print("TwoServerBrowserTests: \(step.name): shown on page A after \(Self.milliseconds(latencies[0])), page B after \(Self.milliseconds(latencies[1]))")
+            print("TwoServerBrowserTests (\(kind)): \(step.name): shown on page A after \(Self.milliseconds(latencies[0])), page B after \(Self.milliseconds(latencies[1]))")
         }
     }
 

@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -5,16 +6,14 @@ import FoundationNetworking
 import Testing
 import WorldCupApp
 
-/// Two `worldcup` processes on one SQLite file, as two servers behind a load balancer would
-/// run: they seed a new store once between them, a team name stays unique however many
-/// requests add it at once, on either server, and a win made on one server reaches the pages of
-/// both.
+/// Two `worldcup` processes on one store (an SQLite file, a PostgreSQL schema), as two servers
+/// behind a load balancer would run: they seed a new store once between them, a team name stays
+/// unique however many requests add it at once, on either server, and a win made on one server
+/// reaches the pages of both.
 @Suite(.serialized) struct TwoServerTests {
-    @Test(arguments: 1...4)
-    func serversStartingTogetherOnANewStoreSeedItOnce(round: Int) async throws {
-        let directory = try ServerProcess.newStoreDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = directory.appendingPathComponent("WorldCup.sqlite")
+    @Test(arguments: ScratchStoreLocation.Kind.allCases, 1...4)
+    func serversStartingTogetherOnANewStoreSeedItOnce(_ kind: ScratchStoreLocation.Kind, round: Int) async throws {
+        let store = try ScratchStoreLocation(kind, fileName: "WorldCup.sqlite")
         let seedCount = try TeamSeed.bundled().count
         // Three at once, so that the check of one and the seeding of another overlap.
         let servers = try (0..<3).map { _ in try ServerProcess(store: store) }
@@ -29,10 +28,9 @@ import WorldCupApp
     /// on its own server's: the other process's change feed, woken by the commit, merges it into
     /// its view context, whose controller turns it into the batch. Both directions, each within
     /// a bounded time; both servers' API then reads the same table.
-    @Test func aWinPostedOnOneServerReachesThePagesOfBoth() async throws {
-        let directory = try ServerProcess.newStoreDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = directory.appendingPathComponent("WorldCup.sqlite")
+    @Test(arguments: ScratchStoreLocation.Kind.allCases)
+    func aWinPostedOnOneServerReachesThePagesOfBoth(_ kind: ScratchStoreLocation.Kind) async throws {
+        let store = try ScratchStoreLocation(kind, fileName: "WorldCup.sqlite")
         let servers = try await ServerProcess.started(2, on: store)
         let seeded = try await servers[0].teams()
         // Each win moves its team up one row: Africa is section 0, Europe section 2.
@@ -81,11 +79,9 @@ import WorldCupApp
         ["Brumeholm", "BRUMEHOLM", "brumeholm", "  Brumeholm "],
     ]
 
-    @Test(arguments: spellings)
-    func requestsAddingTheSameNameAtOnceOnTwoServersAddOneTeam(spellings: [String]) async throws {
-        let directory = try ServerProcess.newStoreDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = directory.appendingPathComponent("WorldCup.sqlite")
+    @Test(arguments: ScratchStoreLocation.Kind.allCases, spellings)
+    func requestsAddingTheSameNameAtOnceOnTwoServersAddOneTeam(_ kind: ScratchStoreLocation.Kind, spellings: [String]) async throws {
+        let store = try ScratchStoreLocation(kind, fileName: "WorldCup.sqlite")
         let servers = try (0..<2).map { _ in try ServerProcess(store: store) }
         for server in servers { try await server.waitUntilListening() }
 

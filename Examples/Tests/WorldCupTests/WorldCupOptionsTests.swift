@@ -22,11 +22,20 @@ import WorldCupApp
         #expect(options.simulate && options.reset && options.check)
     }
 
+    /// `--store` takes a PostgreSQL URL as well as a path, and messages show it without its password.
+    @Test(arguments: ["postgres://cup:secret@db.local:5433/cup?pool=4", "POSTGRESQL://cup@db.local/cup"])
+    func aPostgresURLNamesAPostgresStore(url: String) throws {
+        let options = try WorldCupOptions.parse(["--store", url])
+        #expect(options.store == .postgres(url))
+        #expect(!options.store.displayPath.contains("secret"))
+        #expect(options.store.displayPath.contains("db.local"))
+    }
+
     @Test(arguments: [
         (["--port"], "Missing value for '--port <n>'"),
         (["--port", "http"], "The value 'http' is invalid for '--port <n>'"),
         (["--port", "70000"], "--port needs a number from 0 to 65535, not 70000"),
-        (["--store", "--simulate"], "Missing value for '--store <path>'"),
+        (["--store", "--simulate"], "Missing value for '--store <path|url>'"),
         (["--verbose"], "Unknown option '--verbose'"),
         (["--timeout", "0"], "--timeout needs a number of seconds above 0 and at most 86400, not 0.0"),
         (["--timeout", "nan"], "--timeout needs a number of seconds above 0 and at most 86400, not nan"),

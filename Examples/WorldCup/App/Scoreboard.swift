@@ -9,8 +9,9 @@ public import OpenCoreData
 /// Writes (a win, a new team) run on background contexts and save; the view context merges each
 /// save automatically, the controller turns the merge into one batch, and every subscriber hears
 /// it. So a commit from anywhere reaches every page the same way: a request's or the simulator's
-/// save in this process, and the commits of another server on the same store file, which the
-/// library's change feed merges into the view context as they land.
+/// save in this process, and the commits of another server on the same store (an SQLite file, or
+/// a PostgreSQL database the servers share from any machine), which the library's change feed
+/// merges into the view context as they land.
 ///
 /// ```swift
 /// let scoreboard = try await Scoreboard.open(.file(storeURL))
@@ -97,11 +98,10 @@ public final class Scoreboard: @unchecked Sendable {
         return try await Scoreboard(container: container, logger: logger)
     }
 
-    /// The write lock of the container's store: its file's, or this process's alone for an
-    /// in-memory store.
+    /// The write lock of the container's store: its file's, the PostgreSQL store's advisory
+    /// lock, or this process's alone for an in-memory store.
     private static func writeLock(of container: PersistentContainer) -> StoreWriteLock {
-        let store = container.persistentStoreCoordinator.persistentStores.first
-        return StoreWriteLock(storeURL: store?.type == .sqlite ? store?.url : nil)
+        StoreWriteLock(store: container.persistentStoreCoordinator.persistentStores.first)
     }
 
     /// The table the pages show now, with the number of the last batch it includes.

@@ -5,7 +5,7 @@ import Foundation
 /// The command line of `worldcup`.
 ///
 /// ```
-/// worldcup [--host <address>] [--port <n>] [--store <path>] [--timeout <seconds>] [--simulate] [--reset] [--check]
+/// worldcup [--host <address>] [--port <n>] [--store <path|url>] [--timeout <seconds>] [--simulate] [--reset] [--check]
 /// ```
 public struct WorldCupOptions: ParsableArguments, Sendable {
     /// The address to bind: loopback unless told otherwise.
@@ -16,10 +16,12 @@ public struct WorldCupOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("The port to listen on, from 0 to 65535.", valueName: "n"))
     public var port = 8080
 
-    /// The SQLite store file; nil for the default location.
+    /// The store: an SQLite file or a `postgres://` URL; nil for the default location.
     @Option(name: .customLong("store"),
-            help: ArgumentHelp("The SQLite store, created and seeded on first launch (default: \(WorldCupStore.defaultLocation.displayPath)).",
-                               valueName: "path"))
+            help: ArgumentHelp("""
+                The SQLite file, or a postgres:// URL (a build with --traits Postgres), created and seeded on first \
+                launch (default: \(WorldCupStore.defaultLocation.displayPath)).
+                """, valueName: "path|url"))
     public var storePath: String?
 
     /// How long a connection may take to send a request, or stay idle between requests.
@@ -32,7 +34,7 @@ public struct WorldCupOptions: ParsableArguments, Sendable {
     public var simulate = false
 
     /// Whether to delete the store first, to start from the seed again.
-    @Flag(help: "Delete the store first and start again from the seed (stop the other servers on it first).")
+    @Flag(help: "Delete the store (a PostgreSQL store's teams) first and start again from the seed (stop the other servers on it first).")
     public var reset = false
 
     /// Whether to start, answer one request of each kind on a free port, and exit.
@@ -42,9 +44,9 @@ public struct WorldCupOptions: ParsableArguments, Sendable {
     /// The defaults: loopback, port 8080, the default store.
     public init() {}
 
-    /// The SQLite store: the `--store` file, or `~/.local/share/WorldCup/WorldCup.sqlite`.
+    /// The store: what `--store` names, or `~/.local/share/WorldCup/WorldCup.sqlite`.
     public var store: StoreLocation {
-        storePath.map { .file(URL(fileURLWithPath: $0)) } ?? WorldCupStore.defaultLocation
+        storePath.map(StoreLocation.init(argument:)) ?? WorldCupStore.defaultLocation
     }
 
     /// The connection limits: ``timeout`` for both timeouts, and as many connections as the

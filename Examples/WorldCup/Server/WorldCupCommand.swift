@@ -12,7 +12,8 @@ struct WorldCupCommand: AsyncParsableCommand {
         abstract: "The World Cup scoreboard: a live page whose fetched results controller updates every open window over a WebSocket.",
         discussion: """
             Several servers may share one store: start each with the same --store and its own --port, and \
-            every page, on any of them, shows the clicks and teams of all of them live.
+            every page, on any of them, shows the clicks and teams of all of them live. An SQLite file is shared \
+            by the servers of one machine; a postgres:// store (a build with --traits Postgres) by servers anywhere.
             """
     )
 
@@ -20,9 +21,7 @@ struct WorldCupCommand: AsyncParsableCommand {
 
     func run() async throws {
         let options = options
-        if options.reset, case .file(let url) = options.store {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
-        }
+        if options.reset { try Scoreboard.reset(options.store) }
         let scoreboard = try await Scoreboard.open(options.store)
         if options.check {
             try await SelfCheck.run(scoreboard, host: options.host, limits: options.limits)

@@ -43,6 +43,17 @@ extension ManagedObjectModel {
         } catch {
             throw SQLiteStoreBackend.storeError(error, url: url, doing: "reading the store's model")
         }
+        try self.init(recordedIn: metadata, url: url)
+    }
+
+    /// The model `metadata` records, checked against it.
+    ///
+    /// - Parameters:
+    ///   - metadata: A store's metadata.
+    ///   - url: The store's URL, for errors (a PostgreSQL store's without its password).
+    /// - Throws: ``PersistentStoreError/corruptStore`` when the recorded schema cannot be rebuilt
+    ///   into a model, or the model rebuilt differs from it.
+    package convenience init(recordedIn metadata: StoreMetadata, url: URL?) throws {
         let entities: [EntityDescription]
         do {
             entities = try metadata.schema.makeEntities()
@@ -65,7 +76,7 @@ extension ManagedObjectModel {
         }
     }
 
-    private static func unbuildable(_ reason: String, url: URL) -> PersistentStoreError {
+    private static func unbuildable(_ reason: String, url: URL?) -> PersistentStoreError {
         PersistentStoreError(PersistentStoreError.corruptStore, "the model the store records cannot be rebuilt: \(reason)", url: url)
     }
 }

@@ -14,6 +14,14 @@ final class HistoryStack: Sendable {
     var coordinator: PersistentStoreCoordinator { container.persistentStoreCoordinator }
     var storeURL: URL { directory.file("History.sqlite") }
 
+    /// The store as a tool takes it: the SQLite file's path, or the PostgreSQL store's URL.
+    var storeArgument: String {
+        #if Postgres
+        if let postgresSchema { return postgresSchema.storeURL }
+        #endif
+        return storeURL.path
+    }
+
     init(_ kind: StoreKind = .sqlite, model: ManagedObjectModel? = nil, directory: TemporaryDirectory = TemporaryDirectory(),
          tracking: Bool = true, postgresSchema: PostgresTestSchema? = nil,
          configure: (PersistentStoreDescription) -> Void = { _ in }) throws {

@@ -59,6 +59,15 @@ final class TestStack: Sendable {
 
     var storeURL: URL { directory.file("Test.sqlite") }
 
+    /// The store as a tool takes it on its command line: the SQLite file's path, or the
+    /// PostgreSQL store's URL.
+    var storeArgument: String {
+        #if Postgres
+        if let postgresSchema { return postgresSchema.storeURL }
+        #endif
+        return storeURL.path
+    }
+
     /// What the store logs, SQL included, when made with `recordingSQL: true`.
     let log: LogRecorder?
 

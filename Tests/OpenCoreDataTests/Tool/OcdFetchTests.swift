@@ -51,12 +51,12 @@ import Testing
         Case(entity: "Sample", sort: "int16 desc"),
     ]
 
-    @Test(arguments: cases)
-    func jsonRowsAreTheAppsFetchInOrder(_ fetch: Case) async throws {
-        let stack = try TestStack()
+    @Test(arguments: StoreKind.sqlStores, cases)
+    func jsonRowsAreTheAppsFetchInOrder(_ kind: StoreKind, _ fetch: Case) async throws {
+        let stack = try TestStack(kind)
         try WorldCupData.seed(stack.newContext())
         try StoredModelFixtures.seedOthers(stack.newContext())
-        let rows = try OcdToolRunner.decode([Row].self, from: try await OcdToolRunner.run(["fetch", stack.storeURL.path, "--json"] + fetch.arguments))
+        let rows = try OcdToolRunner.decode([Row].self, from: try await OcdToolRunner.run(["fetch", stack.storeArgument, "--json"] + fetch.arguments))
         let context = stack.newContext()
         let expected = try context.performAndWait {
             try context.fetch(try fetch.request()).map { object in

@@ -23,10 +23,10 @@ import Testing
     }
 
     /// Saves by two authors, with an update and a deletion whose tombstone keeps the team's name.
-    static func makeHistory() throws -> HistoryStack {
+    static func makeHistory(_ kind: StoreKind = .sqlite) throws -> HistoryStack {
         let model = try Fixtures.model()
         model.entitiesByName["Team"]?.attributesByName["teamName"]?.preservesValueInHistoryOnDeletion = true
-        let stack = try HistoryStack(model: model)
+        let stack = try HistoryStack(kind, model: model)
         try WorldCupData.seed(stack.newContext(author: "seed", name: "importer"))
         let editor = stack.newContext(author: "editor")
         try editor.performAndWait {
@@ -42,9 +42,10 @@ import Testing
         return stack
     }
 
-    @Test func jsonTransactionsAreTheAppsHistory() async throws {
-        let stack = try Self.makeHistory()
-        let printed = try OcdToolRunner.decode([Transaction].self, from: try await OcdToolRunner.run(["history", stack.storeURL.path, "--json"]))
+    @Test(arguments: StoreKind.sqlStores)
+    func jsonTransactionsAreTheAppsHistory(_ kind: StoreKind) async throws {
+        let stack = try Self.makeHistory(kind)
+        let printed = try OcdToolRunner.decode([Transaction].self, from: try await OcdToolRunner.run(["history", stack.storeArgument, "--json"]))
         let transactions = try stack.transactions()
         #expect(printed.map(\.token) == transactions.map(\.token.description))
         #expect(printed.map(\.number) == transactions.map(\.transactionNumber))

@@ -15,8 +15,9 @@ import Testing
         let store: String; let identifier: String; let model: Model; let history: History; let entities: [Entity]
     }
 
-    @Test func jsonReportMatchesTheAppsView() async throws {
-        let stack = try TestStack()
+    @Test(arguments: StoreKind.sqlStores)
+    func jsonReportMatchesTheAppsView(_ kind: StoreKind) async throws {
+        let stack = try TestStack(kind)
         try WorldCupData.seed(stack.newContext())
         try StoredModelFixtures.seedOthers(stack.newContext())
         let context = stack.newContext()
@@ -26,11 +27,12 @@ import Testing
             for team in try context.fetch(request) { context.delete(team) }
             try context.save()
         }
-        let report = try OcdToolRunner.decode(Report.self, from: try await OcdToolRunner.run(["info", stack.storeURL.path, "--json"]))
+        let report = try OcdToolRunner.decode(Report.self, from: try await OcdToolRunner.run(["info", stack.storeArgument, "--json"]))
 
         let model = stack.container.managedObjectModel
         let store = try #require(stack.container.persistentStoreCoordinator.persistentStores.first)
-        #expect(report.store == stack.storeURL.path)
+        // A PostgreSQL store's URL is shown as the store shows it, without a password.
+        #expect(report.store == (kind == .sqlite ? stack.storeURL.path : store.url?.absoluteString))
         #expect(report.identifier == store.identifier)
         #expect(report.model.name == "Test")
         #expect(report.model.hash == ModelSchema(model: model).versionHash)

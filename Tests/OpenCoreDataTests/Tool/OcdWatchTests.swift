@@ -52,11 +52,11 @@ import Testing
         }),
     ]
 
-    @Test(.timeLimit(.minutes(2)))
-    func jsonBatchesFollowAnotherProcessesSaves() async throws {
-        let stack = try TestStack()
+    @Test(.timeLimit(.minutes(2)), arguments: StoreKind.sqlStores)
+    func jsonBatchesFollowAnotherProcessesSaves(_ kind: StoreKind) async throws {
+        let stack = try TestStack(kind)
         try WorldCupData.seed(stack.newContext())
-        let watch = try RunningTool(["watch", stack.storeURL.path, "--entity", "Team", "--sort", "qualifyingZone,wins desc,teamName",
+        let watch = try RunningTool(["watch", stack.storeArgument, "--entity", "Team", "--sort", "qualifyingZone,wins desc,teamName",
                                      "--section", "qualifyingZone", "--json"])
         defer { watch.stop() }
         let ready = try Self.decode(try await watch.waitForLines(1, timeout: .seconds(30))[0])

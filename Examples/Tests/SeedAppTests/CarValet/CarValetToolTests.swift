@@ -45,7 +45,7 @@ import Testing
         #expect(try carvalet.lines("list") == ["1. 1927 Ford Model T"])
 
         let help = try carvalet.run("--help")
-        #expect(help.status == 0 && help.standardOutput.contains("USAGE: carvalet [--store <path>] [--sql] <subcommand>"))
+        #expect(help.status == 0 && help.standardOutput.contains("USAGE: carvalet [--store <path|url>] [--sql] <subcommand>"))
     }
 
     @Test func theStoreIsInTheUsersDataDirectoryByDefault() throws {

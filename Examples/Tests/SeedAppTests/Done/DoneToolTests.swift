@@ -1,12 +1,16 @@
+import ExampleTestSupport
 import Foundation
 import Testing
 
 /// The `done` executable, run as a user runs it: one process per command, the store in a
 /// scratch directory through `--store`.
 @Suite struct DoneToolTests {
-    @Test func aSessionAtTheCommandLine() throws {
+    /// On an SQLite file and, with the `Postgres` trait, on a PostgreSQL store (`--store postgres://…`).
+    @Test(arguments: ScratchStoreLocation.Kind.allCases)
+    func aSessionAtTheCommandLine(_ kind: ScratchStoreLocation.Kind) throws {
         let directory = try ScratchDirectory()
-        let done = try ToolProcess("done", in: directory, store: directory.file("todo.sqlite"))
+        let store = try ScratchStoreLocation(kind, fileName: "todo.sqlite")
+        let done = try ToolProcess("done", in: directory, storeArgument: store.argument)
         #expect(try done.lines("list") == ["Nothing to do. Add an item with `done add TEXT`."])
         #expect(try done.lines("add", "milk") == ["+ milk"])
         #expect(try done.lines("add", "buy", "eggs") == ["+ buy eggs"])
@@ -38,11 +42,11 @@ import Testing
         try done.expectRefusal(["finish", "1"], status: 64, saying: "unexpected arguments: 'finish', '1'")
         try done.expectRefusal(["--verbose", "list"], status: 64, saying: "Unknown option '--verbose'")
         try done.expectRefusal([], status: 64, saying: "no command given")
-        try done.expectRefusal(["list", "--store"], status: 64, saying: "Missing value for '--store <path>'")
+        try done.expectRefusal(["list", "--store"], status: 64, saying: "Missing value for '--store <path|url>'")
         #expect(try done.lines("list") == ["1 [ ] milk"])
 
         let help = try done.run("--help")
-        #expect(help.status == 0 && help.standardOutput.contains("USAGE: done [--store <path>] [--sql] <subcommand>"))
+        #expect(help.status == 0 && help.standardOutput.contains("USAGE: done [--store <path|url>] [--sql] <subcommand>"))
     }
 
     @Test func aFileThatIsNotAStoreIsReportedAndLeftAlone() throws {

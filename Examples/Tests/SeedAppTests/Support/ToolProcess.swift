@@ -10,14 +10,20 @@ struct ToolProcess {
     let name: String
     let executable: URL
     let scratch: ScratchDirectory
-    /// The store file every run is given with `--store`, or nil to give none.
-    var store: URL?
+    /// The store every run is given with `--store` (a file's path, a `postgres://` URL), or nil
+    /// to give none.
+    var store: String?
     /// Variables added to the child's environment, over the scratch directories.
     var environment: [String: String] = [:]
 
     /// The executable `name`, looked for beside the test binary and up to three folders up (on
     /// macOS the test binary sits inside `X.xctest/Contents/MacOS/`).
     init(_ name: String, in scratch: ScratchDirectory, store: URL?) throws {
+        try self.init(name, in: scratch, storeArgument: store?.path)
+    }
+
+    /// The executable `name`, run with `--store storeArgument` (when not nil).
+    init(_ name: String, in scratch: ScratchDirectory, storeArgument: String?) throws {
         var candidates: [URL] = []
         if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             candidates.append(URL(fileURLWithPath: link))
@@ -31,7 +37,7 @@ struct ToolProcess {
         executable = try #require(found, "\(name) was not found beside the test binary (in \(directories.map(\.path))); build it with `swift build --build-tests`")
         self.name = name
         self.scratch = scratch
-        self.store = store
+        self.store = storeArgument
     }
 
     /// Runs the tool with `--store` (when set) and `arguments`, and waits for it.
@@ -60,7 +66,7 @@ struct ToolProcess {
     func run(_ arguments: [String]) throws -> ToolRun {
         let process = Process()
         process.executableURL = executable
-        process.arguments = (store.map { ["--store", $0.path] } ?? []) + arguments
+        process.arguments = (store.map { ["--store", $0] } ?? []) + arguments
         process.currentDirectoryURL = scratch.url
         let scratchHomes = ["XDG_DATA_HOME": scratch.file("data").path, "XDG_CACHE_HOME": scratch.file("cache").path]
         process.environment = ProcessInfo.processInfo.environment.merging(scratchHomes) { $1 }.merging(environment) { $1 }

@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -6,18 +7,11 @@ import Testing
 import WorldCupApp
 
 extension ServerProcess {
-    /// A new directory for a store that several servers share; the test removes it when it ends.
-    static func newStoreDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("WorldCupServers-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     /// `count` servers on `store`, started one after another: each listens, so has seeded the
     /// store or found it seeded, before the next opens it. (Servers started together may each
     /// merge the seed's commit after their first fetch, as one more batch of updates: valid, but
     /// one more than a test counting batches expects.)
-    static func started(_ count: Int, on store: URL) async throws -> [ServerProcess] {
+    static func started(_ count: Int, on store: ScratchStoreLocation) async throws -> [ServerProcess] {
         var servers: [ServerProcess] = []
         for _ in 0..<count {
             let server = try ServerProcess(store: store)

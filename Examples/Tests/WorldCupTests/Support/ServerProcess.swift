@@ -1,3 +1,4 @@
+import ExampleTestSupport
 import Foundation
 import Testing
 
@@ -14,16 +15,25 @@ final class ServerProcess: @unchecked Sendable {
     private let outputURL: URL
     private let errorURL: URL
 
-    /// Starts `worldcup --port 0 --store STORE` with `arguments`; call ``waitUntilListening(within:)``
-    /// next. With `fileLimit`, the server runs under `ulimit -n fileLimit`.
-    init(store: URL, arguments: [String] = [], fileLimit: Int? = nil) throws {
+    /// Starts `worldcup --port 0 --store STORE` with `arguments` on an SQLite file; call
+    /// ``waitUntilListening(within:)`` next. With `fileLimit`, the server runs under `ulimit -n fileLimit`.
+    convenience init(store: URL, arguments: [String] = [], fileLimit: Int? = nil) throws {
+        try self.init(storeArgument: store.path, outputDirectory: store.deletingLastPathComponent(), arguments: arguments, fileLimit: fileLimit)
+    }
+
+    /// Starts `worldcup --port 0 --store STORE` on a test's own store.
+    convenience init(store: ScratchStoreLocation, arguments: [String] = []) throws {
+        try self.init(storeArgument: store.argument, outputDirectory: store.directory, arguments: arguments, fileLimit: nil)
+    }
+
+    private init(storeArgument: String, outputDirectory: URL, arguments: [String], fileLimit: Int?) throws {
         let executable = try Self.executable()
         let id = UUID().uuidString
-        outputURL = store.deletingLastPathComponent().appendingPathComponent("server-\(id).out")
-        errorURL = store.deletingLastPathComponent().appendingPathComponent("server-\(id).err")
+        outputURL = outputDirectory.appendingPathComponent("server-\(id).out")
+        errorURL = outputDirectory.appendingPathComponent("server-\(id).err")
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let serverArguments = ["--port", "0", "--store", store.path] + arguments
+        let serverArguments = ["--port", "0", "--store", storeArgument] + arguments
         if let fileLimit {
             // exec, so that the process the test measures and stops is the server itself.
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
