@@ -81,9 +81,9 @@ import Testing
         // the rows it needs "as this context has seen them", which takes back this process's
         // unmerged saves but not other processes' commits the context has not merged yet. So a
         // position search compares against values newer than the index it searches, and a row
-        // can land one place off. The fix reads those rows and the history after the context's
-        // generation in one read transaction and takes the later commits back out (session note
-        // of 2026-11-26, Docs/PostgresStore.md "Open questions").
+        // can land one place off. The fix: read the history after the context's generation once
+        // the rows are read, and put back the earliest prior values (Docs/PostgresStore.md,
+        // "Known defect").
         withKnownIssue("rows read during a merge may include commits not merged yet", isIntermittent: true) {
             #expect(shown == fresh, "the controller's rows differ from a fresh fetch")
             #expect(applied == fresh, "the batches, applied to the first rows, differ from a fresh fetch")
