@@ -19,6 +19,16 @@ struct OCDBench: ParsableCommand {
             try DeliveryWriter.run(storePath: store)
             return
         }
+        #if Postgres
+        if let store = options.ingestWriterStore {
+            try IngestWriter.run(storeURL: store)
+            return
+        }
+        if let server = options.postgresServer {
+            try PostgresRun(options: options, server: server).run()
+            return
+        }
+        #endif
         if let store = options.cardWriterStore {
             throw ExitCode(CardWriter.run(storeLocation: store))
         }
