@@ -78,16 +78,17 @@ struct BenchOptions: ParsableArguments {
     var postgresServer: String?
 
     @Option(name: .customLong("controllers"),
-            help: ArgumentHelp("With --store and --other-process or --ingest: how many live controllers this process keeps (default: 1k,10k; --ingest: 1k).",
+            help: ArgumentHelp("With --ingest, or --store and --other-process: how many live controllers this process keeps (default: 1k,10k; --ingest: 1k).",
                                valueName: "n[,n…]"),
             transform: BenchOptions.counts)
     var controllerCountsGiven: [Int]?
 
     @Flag(name: .customLong("ingest"),
           help: ArgumentHelp("""
-              With --store: --writers other processes commit batches of --batch changed teams at --rate row \
-              changes a second in all, for --seconds, while this process keeps --controllers live controllers; \
-              prints the rate committed and how far behind this process's delivery runs.
+              --writers other processes commit batches of --batch changed teams at --rate row changes a second \
+              in all, for --seconds, while this process keeps --controllers live controllers (on a SQLite data \
+              set, or with --store on PostgreSQL); prints the rate committed and how far behind this process's \
+              delivery runs, then checks the scoreboard against a fresh fetch.
               """))
     var ingest = false
 
@@ -126,7 +127,7 @@ struct BenchOptions: ParsableArguments {
     /// The scenarios `--store` measures on PostgreSQL.
     static let postgresScenarios: Set<Int> = [1, 3, 4, 6]
 
-    /// The live controllers of `--store` with `--other-process` or `--ingest`.
+    /// The live controllers of `--ingest`, or of `--store` with `--other-process`.
     var controllerCounts: [Int] { controllerCountsGiven ?? (ingest ? [1_000] : [1_000, 10_000]) }
 
     func validate() throws {
@@ -137,9 +138,10 @@ struct BenchOptions: ParsableArguments {
     }
 
     private func validatePostgres() throws {
+        if ingest, otherProcess { throw ValidationError("--ingest and --other-process are separate runs") }
+        if ingest, fuzzBatches != nil || historyCost { throw ValidationError("--ingest is a run of its own") }
         guard let server = postgresServer else {
-            if ingest { throw ValidationError("--ingest is for --store postgres://…") }
-            if controllerCountsGiven != nil { throw ValidationError("--controllers is for --store with --other-process or --ingest") }
+            if controllerCountsGiven != nil, !ingest { throw ValidationError("--controllers is for --ingest, or --store with --other-process") }
             return
         }
         #if !Postgres
@@ -155,9 +157,8 @@ struct BenchOptions: ParsableArguments {
             throw ValidationError("--store: leave out schema=; ocd-bench keeps each data set in a schema of its own")
         }
         if fuzzBatches != nil || historyCost { throw ValidationError("--store measures scenarios, not --fuzz-batches or --history-cost") }
-        if ingest, otherProcess { throw ValidationError("--ingest and --other-process are separate runs") }
         if controllerCountsGiven != nil, !ingest, !otherProcess {
-            throw ValidationError("--controllers is for --store with --other-process or --ingest")
+            throw ValidationError("--controllers is for --ingest, or --store with --other-process")
         }
         if let given = scenariosGiven, !given.isSubset(of: Self.postgresScenarios) {
             throw ValidationError("--store measures scenarios 1, 3, 4 and 6; the others run on SQLite only")

@@ -19,11 +19,15 @@ struct OCDBench: ParsableCommand {
             try DeliveryWriter.run(storePath: store)
             return
         }
-        #if Postgres
         if let store = options.ingestWriterStore {
-            try IngestWriter.run(storeURL: store)
+            try IngestWriter.run(location: store)
             return
         }
+        if options.ingest, options.postgresServer == nil {
+            try IngestRun(options: options, server: nil).run()
+            return
+        }
+        #if Postgres
         if let server = options.postgresServer {
             try PostgresRun(options: options, server: server).run()
             return

@@ -1,4 +1,3 @@
-#if Postgres
 import Foundation
 
 /// What `--ingest` prints: the rate the writers committed, and how far behind the reading
@@ -34,4 +33,3 @@ struct IngestReport {
         return lines.joined(separator: "\n") + "\n\(rows) rows, \(options.controllerCounts[0]) controllers besides the scoreboard, \(String(format: "%.1f", span)) s of commits."
     }
 }
-#endif

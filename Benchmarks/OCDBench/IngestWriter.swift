@@ -1,18 +1,17 @@
-#if Postgres
 import FetchedResultsChecking
 import Foundation
 import OpenCoreData
 
 /// `ocd-bench --ingest-writer STORE` (not for people): a writer process of `--ingest`. It
-/// opens the PostgreSQL store, says `ready`, and on `run W N SECONDS RATE BATCH START LOG`
+/// opens the store (a SQLite file or a `postgres://` URL), says `ready`, and on `run W N SECONDS RATE BATCH START LOG`
 /// saves, until SECONDS after START (the machine's monotonic clock), batches of BATCH of its
 /// own teams (those whose position is W modulo N, so that writers never conflict), paced to
 /// RATE row changes a second. Each changed team gets new wins, and as its creation date the
 /// save's stamp (W × 1,000,000 + the save's number), by which the reading process tells the
 /// saves apart. It writes `STAMP BEGIN END` for each save to LOG and answers `done SAVES ROWS`.
 enum IngestWriter {
-    static func run(storeURL: String) throws {
-        let container = try PostgresDataSet.openContainer(storeURL: storeURL)
+    static func run(location: String) throws {
+        let container = try DeliveryWriter.openContainer(location: location)
         let context = container.newBackgroundContext()
         // Every team loaded once and held (the context is never reset), so that a save's
         // changes cost no read: the writer measures committing, not faulting. Used on the
@@ -65,4 +64,3 @@ enum IngestWriter {
         _ = readLine()
     }
 }
-#endif

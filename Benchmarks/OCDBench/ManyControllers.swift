@@ -1,4 +1,3 @@
-#if Postgres
 import FetchedResultsChecking
 import Foundation
 import OpenCoreData
@@ -93,4 +92,3 @@ final class LastDelivery: FetchedResultsControllerDelegate, @unchecked Sendable 
         }
     }
 }
-#endif

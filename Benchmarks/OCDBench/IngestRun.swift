@@ -1,9 +1,9 @@
-#if Postgres
 import FetchedResultsChecking
 import Foundation
 import OpenCoreData
 
-/// `--store postgres://… --ingest`: `--writers` other processes commit batches of `--batch`
+/// `--ingest` (on a SQLite data set, or with `--store` on PostgreSQL): `--writers` other
+/// processes commit batches of `--batch`
 /// changed teams at `--rate` row changes a second in all, for `--seconds`, while this process
 /// keeps the scoreboard and `--controllers` more live controllers. Each save's delay runs from
 /// its commit (the writer's `save()` returning) to the scoreboard's delegate done with the first
@@ -11,24 +11,24 @@ import OpenCoreData
 /// process took to catch up after the last commit.
 struct IngestRun {
     let options: BenchOptions
-    let server: String
+    /// The PostgreSQL server of `--store`; nil for a SQLite data set (in `--data` or a
+    /// temporary directory).
+    let server: String?
 
     func run() throws {
         let rows = options.rowCountsGiven?.max() ?? 100_000
         guard options.batch <= rows / options.writers else {
             throw BenchError(description: "--batch \(options.batch) is more than a writer's share of \(rows) teams")
         }
-        let dataSet = PostgresDataSet(rows: rows, server: server)
-        try dataSet.build()
-        let container = try dataSet.makeContainer()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-bench-ingest-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (container, location) = try openStore(rows: rows, scratch: directory)
         let live = try ManyControllers(count: options.controllerCounts[0], container: container)
         let context = live.contexts[0]
         let probe = StampProbe()
         let scoreboard = try live.scoreboard(delegate: probe)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-bench-ingest-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let writers = try (0..<options.writers).map { _ in try ChildProcess(arguments: ["--ingest-writer", dataSet.storeURL]) }
+        let writers = try (0..<options.writers).map { _ in try ChildProcess(arguments: ["--ingest-writer", location]) }
         progress("\(options.writers) writers: \(options.rate) row changes/s in batches of \(options.batch) for \(options.seconds) s, "
                  + "\(options.controllerCounts[0]) controllers live here")
         let startAt = now() + 1_000_000_000
@@ -58,6 +58,20 @@ struct IngestRun {
             exit(0)
         }
         withExtendedLifetime((live, writers)) {}
+    }
+
+    /// The data set's store, built unless it exists, and where the writers find it.
+    private func openStore(rows: Int, scratch: URL) throws -> (PersistentContainer, String) {
+        #if Postgres
+        if let server {
+            let dataSet = PostgresDataSet(rows: rows, server: server)
+            try dataSet.build()
+            return (try dataSet.makeContainer(), dataSet.storeURL)
+        }
+        #endif
+        let dataSet = DataSet(rows: rows, directory: options.dataDirectory.map { URL(fileURLWithPath: $0) } ?? scratch)
+        try dataSet.build()
+        return (try dataSet.openContainer(), dataSet.url.path)
     }
 
     struct Commit {
@@ -121,4 +135,3 @@ enum ProcessorTime {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
-#endif
