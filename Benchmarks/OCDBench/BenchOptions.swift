@@ -68,6 +68,47 @@ struct BenchOptions: ParsableArguments {
               """))
     var otherProcess = false
 
+    @Option(name: .customLong("store"),
+            help: ArgumentHelp("""
+                Measure on a PostgreSQL server instead of SQLite (built with the Postgres trait only): scenarios 1, 3, 4 \
+                and 6, each beside raw postgres-nio; with --other-process, a commit of another process reaching \
+                live controllers; with --ingest, other processes committing at --rate. One schema per data set \
+                (ocd_bench_ROWS), kept and reused.
+                """, valueName: "postgres://…"))
+    var postgresServer: String?
+
+    @Option(name: .customLong("controllers"),
+            help: ArgumentHelp("With --ingest, or --store and --other-process: how many live controllers this process keeps (default: 1k,10k; --ingest: 1k).",
+                               valueName: "n[,n…]"),
+            transform: BenchOptions.counts)
+    var controllerCountsGiven: [Int]?
+
+    @Flag(name: .customLong("ingest"),
+          help: ArgumentHelp("""
+              --writers other processes commit batches of --batch changed teams at --rate row changes a second \
+              in all, for --seconds, while this process keeps --controllers live controllers (on a SQLite data \
+              set, or with --store on PostgreSQL); prints the rate committed and how far behind this process's \
+              delivery runs, then checks the scoreboard against a fresh fetch.
+              """))
+    var ingest = false
+
+    @Option(help: ArgumentHelp("--ingest: writer processes (default: 3).", valueName: "n"), transform: BenchOptions.count)
+    var writers = 3
+
+    @Option(help: ArgumentHelp("--ingest: row changes a second, all writers together (default: 20k).", valueName: "n"),
+            transform: BenchOptions.count)
+    var rate = 20_000
+
+    @Option(help: ArgumentHelp("--ingest: teams changed per save (default: 500).", valueName: "n"), transform: BenchOptions.count)
+    var batch = 500
+
+    @Option(help: ArgumentHelp("--ingest: how long the writers write (default: 20).", valueName: "seconds"),
+            transform: BenchOptions.count)
+    var seconds = 20
+
+    @Option(name: .customLong("ingest-writer"), help: ArgumentHelp(visibility: .private))
+    var ingestWriterStore: String?
+
     @Option(name: .customLong("delivery-writer"), help: ArgumentHelp(visibility: .private))
     var deliveryWriterStore: String?
 
@@ -83,10 +124,46 @@ struct BenchOptions: ParsableArguments {
     /// The timing scenarios run unless only the fuzzer was asked for.
     var measuresTimings: Bool { !otherProcess && (fuzzBatches == nil || rowCountsGiven != nil) }
 
+    /// The scenarios `--store` measures on PostgreSQL.
+    static let postgresScenarios: Set<Int> = [1, 3, 4, 6]
+
+    /// The live controllers of `--ingest`, or of `--store` with `--other-process`.
+    var controllerCounts: [Int] { controllerCountsGiven ?? (ingest ? [1_000] : [1_000, 10_000]) }
+
     func validate() throws {
         if fuzzSeed != nil, fuzzBatches == nil { throw ValidationError("--seed is for --fuzz-batches") }
         if historyCost, fuzzBatches != nil { throw ValidationError("--history-cost and --fuzz-batches are separate runs") }
         if historyCost, otherProcess { throw ValidationError("--history-cost and --other-process are separate runs") }
+        try validatePostgres()
+    }
+
+    private func validatePostgres() throws {
+        if ingest, otherProcess { throw ValidationError("--ingest and --other-process are separate runs") }
+        if ingest, fuzzBatches != nil || historyCost { throw ValidationError("--ingest is a run of its own") }
+        guard let server = postgresServer else {
+            if controllerCountsGiven != nil, !ingest { throw ValidationError("--controllers is for --ingest, or --store with --other-process") }
+            return
+        }
+        #if !Postgres
+        let shown = server.hasPrefix("postgres") ? "postgres://…" : server  // never a password
+        throw ValidationError(
+            "--store \(shown) needs the Postgres trait: build ocd-bench with `swift build --package-path Benchmarks -c release --traits Postgres`")
+        #else
+        let lower = server.lowercased()
+        guard lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") else {
+            throw ValidationError("--store takes a postgres:// URL (SQLite data sets go in --data)")
+        }
+        if lower.contains("schema=") {
+            throw ValidationError("--store: leave out schema=; ocd-bench keeps each data set in a schema of its own")
+        }
+        if fuzzBatches != nil || historyCost { throw ValidationError("--store measures scenarios, not --fuzz-batches or --history-cost") }
+        if controllerCountsGiven != nil, !ingest, !otherProcess {
+            throw ValidationError("--controllers is for --ingest, or --store with --other-process")
+        }
+        if let given = scenariosGiven, !given.isSubset(of: Self.postgresScenarios) {
+            throw ValidationError("--store measures scenarios 1, 3, 4 and 6; the others run on SQLite only")
+        }
+        #endif
     }
 
     // The readers below are the options' transforms: the argument parser reports what they

@@ -7,7 +7,7 @@ import OpenCoreData
 /// batch over. Measured twice: saved by the controller's own context, and saved by a background
 /// context and merged.
 struct ChangeScenarios {
-    let dataSet: DataSet
+    let dataSet: any TeamStore
     let runs: Int
     let bulkRuns: Int
 
@@ -18,7 +18,7 @@ struct ChangeScenarios {
     }
 
     func run(changed: Int) throws -> Result {
-        let container = try dataSet.openContainer()
+        let container = try dataSet.makeContainer()
         let context = container.newBackgroundContext()
         context.automaticallyMergesChangesFromParent = true
         let background = container.newBackgroundContext()

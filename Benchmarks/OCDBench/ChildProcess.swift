@@ -37,9 +37,17 @@ final class ChildProcess {
 
     /// Sends one line and returns the answer.
     func ask(_ line: String) throws -> String {
-        try input.write(contentsOf: Data((line + "\n").utf8))
+        try send(line)
         return try readLine()
     }
+
+    /// Sends one line; ``answer()`` reads the answer, so that several children work at once.
+    func send(_ line: String) throws {
+        try input.write(contentsOf: Data((line + "\n").utf8))
+    }
+
+    /// The next line the child process says.
+    func answer() throws -> String { try readLine() }
 
     private func readLine() throws -> String {
         while true {

@@ -48,15 +48,21 @@ struct DataSet {
             return
         }
         Self.removeStore(at: url)
-        let container = try openContainer()
+        let start = now()
+        try Self.fill(try openContainer(), rows: rows)
+        progress(String(format: "data set of %d rows built in %.1f s", rows, milliseconds(now() - start) / 1000))
+    }
+
+    /// Inserts the data set's `rows` teams into the empty store of `container`, 20,000 to a save,
+    /// the same teams whatever the store.
+    static func fill(_ container: PersistentContainer, rows: Int) throws {
         let context = container.newBackgroundContext()
         var generator = SplitMix64(seed: 2026)
-        let start = now()
         try context.performAndWait {
             var made = 0
             while made < rows {
                 for _ in 0..<min(20_000, rows - made) {
-                    Self.insertTeam(number: made, into: context, using: &generator)
+                    insertTeam(number: made, into: context, using: &generator)
                     made += 1
                 }
                 try context.save()
@@ -64,7 +70,6 @@ struct DataSet {
                 progress("data set of \(rows) rows: \(made) inserted")
             }
         }
-        progress(String(format: "data set of %d rows built in %.1f s", rows, milliseconds(now() - start) / 1000))
     }
 
     private func existingRows() throws -> Int {

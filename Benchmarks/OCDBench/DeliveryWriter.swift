@@ -3,14 +3,13 @@ import Foundation
 import OpenCoreData
 
 /// `ocd-bench --delivery-writer STORE` (not for people): the other process of `--other-process`.
-/// It opens the data set's store, says `ready`, and for each `change SEED` line gives one team a
+/// It opens the data set's store (a file, or with the `Postgres` trait a `postgres://` URL), says `ready`, and for each `change SEED` line gives one team a
 /// new number of wins and saves, as scenario 3's background context does, answering
 /// `committed T` with T the monotonic time at which it called `save()` (the clock is the
 /// machine's, shared by both processes).
 enum DeliveryWriter {
     static func run(storePath: String) throws {
-        let dataSet = DataSet(rows: 0, directory: URL(fileURLWithPath: storePath).deletingLastPathComponent())
-        let container = try dataSet.openContainer(at: URL(fileURLWithPath: storePath))
+        let container = try openContainer(location: storePath)
         let context = container.newBackgroundContext()
         let ids = try context.performAndWait { () throws -> [ManagedObjectID] in
             let request = FetchRequest<ManagedObjectID>(entityName: "Team")
@@ -29,7 +28,16 @@ enum DeliveryWriter {
         }
     }
 
-    private static func say(_ line: String) {
+    /// A container on the store at `location`: a SQLite file's path, or a PostgreSQL store's URL.
+    static func openContainer(location: String) throws -> PersistentContainer {
+        #if Postgres
+        if PostgresDataSet.isURL(location) { return try PostgresDataSet.openContainer(storeURL: location) }
+        #endif
+        let dataSet = DataSet(rows: 0, directory: URL(fileURLWithPath: location).deletingLastPathComponent())
+        return try dataSet.openContainer(at: URL(fileURLWithPath: location))
+    }
+
+    static func say(_ line: String) {
         print(line)
         fflush(nil)
     }

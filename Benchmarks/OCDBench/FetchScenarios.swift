@@ -45,11 +45,15 @@ struct FetchScenarios {
         return samples
     }
 
-    /// `performFetch` of the scoreboard controller, each run in a freshly opened container.
     private func fetchSamples(cacheName: String?, runs: Int? = nil) throws -> Samples {
+        try Self.fetchSamples(of: dataSet, cacheName: cacheName, runs: runs ?? self.runs)
+    }
+
+    /// `performFetch` of the scoreboard controller, each run in a freshly opened container.
+    static func fetchSamples(of store: any TeamStore, cacheName: String?, runs: Int) throws -> Samples {
         var samples = Samples()
-        for _ in 0..<(runs ?? self.runs) {
-            let container = try dataSet.openContainer()
+        for _ in 0..<runs {
+            let container = try store.makeContainer()
             let context = container.newBackgroundContext()
             let probe = DeliveryProbe()
             let elapsed = try context.performAndWait { () throws -> UInt64 in
@@ -59,7 +63,7 @@ struct FetchScenarios {
                 let start = now()
                 try controller.performFetch()
                 let elapsed = now() - start
-                try Self.check(controller, rows: dataSet.rows)
+                try check(controller, rows: store.rows)
                 return elapsed
             }
             samples.add(milliseconds(elapsed))

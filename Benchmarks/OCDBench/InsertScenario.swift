@@ -31,7 +31,12 @@ struct InsertScenario {
     func insertThroughContext(history: Bool? = nil) throws -> Double {
         let dataSet = DataSet(rows: count, directory: directory)
         _ = freshFile(dataSet.url.lastPathComponent)
-        let container = try dataSet.openContainer(history: history)
+        return try Self.insertTeams(count, into: try dataSet.openContainer(history: history))
+    }
+
+    /// The time, in milliseconds, to make `count` new teams in a context of `container` and
+    /// save them in one save.
+    static func insertTeams(_ count: Int, into container: PersistentContainer) throws -> Double {
         let context = container.newBackgroundContext()
         var generator = SplitMix64(seed: 6)
         return try context.performAndWait { () throws -> Double in

@@ -19,6 +19,20 @@ struct OCDBench: ParsableCommand {
             try DeliveryWriter.run(storePath: store)
             return
         }
+        if let store = options.ingestWriterStore {
+            try IngestWriter.run(location: store)
+            return
+        }
+        if options.ingest, options.postgresServer == nil {
+            try IngestRun(options: options, server: nil).run()
+            return
+        }
+        #if Postgres
+        if let server = options.postgresServer {
+            try PostgresRun(options: options, server: server).run()
+            return
+        }
+        #endif
         if let store = options.cardWriterStore {
             throw ExitCode(CardWriter.run(storeLocation: store))
         }

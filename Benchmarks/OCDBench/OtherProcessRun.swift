@@ -20,9 +20,10 @@ struct OtherProcessRun {
         let rows = options.rowCountsGiven?.max() ?? 1_000_000
         let dataSet = DataSet(rows: rows, directory: dataDirectory)
         try dataSet.build()
-        // A copy, so that the data set stays as built.
+        // A copy, so that the data set stays as built; with its log, which holds the rows of a
+        // data set just built while its connections are still open.
         let copy = temporary.appendingPathComponent("other-process.sqlite")
-        try FileManager.default.copyItem(at: dataSet.url, to: copy)
+        try dataSet.copy(to: copy)
         let container = try dataSet.openContainer(at: copy)
         let context = container.newBackgroundContext()
         context.automaticallyMergesChangesFromParent = true

@@ -40,7 +40,9 @@ import Testing
         (["--history-cost", "--fuzz-batches", "10"], "--history-cost and --fuzz-batches are separate runs"),
         (["--history-cost", "--other-process"], "--history-cost and --other-process are separate runs"),
         (["--verbose"], "Unknown option '--verbose'"),
-    ])
+        (["--ingest", "--other-process"], "--ingest and --other-process are separate runs"),
+        (["--controllers", "10"], "--controllers is for --ingest, or --store with --other-process"),
+    ] + postgresRefusals)
     func badInputIsRefusedWithStatus64(arguments: [String], message: String) {
         do {
             let options = try BenchOptions.parse(arguments)
@@ -50,4 +52,40 @@ import Testing
             #expect(BenchOptions.exitCode(for: error).rawValue == 64)
         }
     }
+
+    /// `--ingest` runs on a SQLite data set too (Docs/Benchmarks.md's command lines).
+    @Test func ingestCommandLinesAreRead() throws {
+        let ingest = try BenchOptions.parse(["--ingest", "--writers", "1", "--rate", "100k", "--batch", "10", "--seconds", "5",
+                                             "--controllers", "1"])
+        #expect(ingest.ingest && ingest.writers == 1 && ingest.rate == 100_000 && ingest.batch == 10 && ingest.seconds == 5)
+        #expect(ingest.controllerCounts == [1] && ingest.postgresServer == nil && !ingest.otherProcess)
+        let defaults = try BenchOptions.parse(["--ingest"])
+        #expect(defaults.writers == 3 && defaults.rate == 20_000 && defaults.batch == 500 && defaults.seconds == 20)
+        #expect(defaults.controllerCounts == [1_000])
+    }
+
+    /// `--store` without the trait says how to build with it; with the trait, what it refuses.
+    static var postgresRefusals: [([String], String)] {
+        #if Postgres
+        [
+            (["--store", "stores/teams.sqlite"], "--store takes a postgres:// URL (SQLite data sets go in --data)"),
+            (["--store", "postgres://me@db/bench?schema=x"], "leave out schema=; ocd-bench keeps each data set in a schema of its own"),
+            (["--store", "postgres://me@db/bench", "--scenarios", "1,2"], "--store measures scenarios 1, 3, 4 and 6"),
+            (["--store", "postgres://me@db/bench", "--controllers", "10"], "--controllers is for --ingest, or --store with --other-process"),
+        ]
+        #else
+        [(["--store", "postgres://me@db/bench"], "--store postgres://… needs the Postgres trait: build ocd-bench with `swift build --package-path Benchmarks -c release --traits Postgres`")]
+        #endif
+    }
+
+    #if Postgres
+    @Test func postgresCommandLinesAreRead() throws {
+        let timings = try BenchOptions.parse(["--store", "postgres://me@db/bench", "--rows", "100k,1M", "--scenarios", "1,3,4,6"])
+        #expect(timings.postgresServer == "postgres://me@db/bench" && timings.scenarios == [1, 3, 4, 6])
+        let delivery = try BenchOptions.parse(["--store", "postgres://me@db/bench", "--other-process", "--rows", "100k"])
+        #expect(delivery.otherProcess && delivery.controllerCounts == [1_000, 10_000])
+        let ingest = try BenchOptions.parse(["--store", "postgres://me@db/bench", "--ingest", "--writers", "4", "--rate", "20k"])
+        #expect(ingest.ingest && ingest.writers == 4 && ingest.rate == 20_000 && ingest.controllerCounts == [1_000])
+    }
+    #endif
 }
