@@ -64,12 +64,22 @@ public final class StoreWriteLock: Sendable {
     /// process's alone for an in-memory store (or none).
     ///
     /// - Parameter store: The store, loaded.
-    public init(store: PersistentStore?) {
-        fileURL = store?.type == .sqlite ? store?.url.map { URL(fileURLWithPath: $0.path + "-writelock") } : nil
+    public convenience init(store: PersistentStore?) {
         #if Postgres
-        postgresStore = store?.type == .postgreSQL ? store : nil
+        if let store, store.type == .postgreSQL {
+            self.init(postgresStore: store)
+            return
+        }
         #endif
+        self.init(storeURL: store?.type == .sqlite ? store?.url : nil)
     }
+
+    #if Postgres
+    private init(postgresStore: PersistentStore) {
+        fileURL = nil
+        self.postgresStore = postgresStore
+    }
+    #endif
 
     /// Runs `body` holding the lock, and returns what it returns.
     ///
