@@ -64,9 +64,7 @@ extension PostgresStoreBackend {
 
         // Deletions first: a row of this save may take the constrained values of a deleted one.
         try delete(save.deleted.map(\.objectID), connection, loaded: loaded)
-        for update in save.updated {
-            try self.update(update, connection, loaded: loaded)
-        }
+        try update(save.updated, connection, loaded: loaded)
         try insert(save.inserted, connection, loaded: loaded)
         try writeLinks(save.joinChanges, connection, loaded: loaded)
         try deleteLinks(of: save.deleted.map(\.objectID), connection, loaded: loaded)
@@ -141,28 +139,6 @@ extension PostgresStoreBackend {
             query.binds.append(group.map(\.key))
             _ = try connection.query(query)
         }
-    }
-
-    /// Writes the changed columns; the row's version was checked under its lock.
-    private func update(_ update: RowUpdate, _ connection: PooledConnection, loaded: Loaded) throws {
-        let id = update.snapshot.objectID
-        guard let table = loaded.schema.layout.table(for: id.entity) else { return }
-        let columns = Self.columnsByName(table)
-        var binds = PostgresBindings()
-        var assignments: [String] = []
-        for slot in update.changedSlots {
-            let property = id.entity.slots[slot]
-            for (position, name) in loaded.schema.layout.columnNames(of: property).enumerated() {
-                guard let column = columns[name] else { continue }
-                try Self.append(column: position, of: update.snapshot.value(at: slot), to: &binds, loaded: loaded)
-                assignments.append("\(quoted(name)) = \(PostgresValueCoding.placeholder(binds.count, for: column))")
-            }
-        }
-        assignments.append("\"_version\" = \"_version\" + 1")
-        binds.append(id.key)
-        _ = try connection.query(PostgresQuery(
-            unsafeSQL: "UPDATE \(loaded.schema.qualified(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = $\(binds.count)",
-            binds: binds))
     }
 
     /// New rows, with one multi-row `INSERT … VALUES` per entity and chunk of rows, every value a

@@ -67,6 +67,44 @@ import Testing
         #expect(written[1].contains("text=string changed \u{1F600}"))
     }
 
+    /// Many rows changing the same columns are one `UPDATE … FROM unnest` per column set: every
+    /// value of every type (NULLs included), a moved to-one and a label alone, read back by
+    /// another container as the writing context holds them.
+    @Test func rowsChangingTheSameColumnsRoundTripThroughOneStatement() throws {
+        let store = try SaveTestStore(.postgres)
+        let writer = try store.container().newBackgroundContext()
+        let rowCount = max(SaveModelValues.table.values.map(\.count).max() ?? 0, 12)
+        let ids = try writer.performAndWait { () throws -> [ManagedObjectID] in
+            let nodes = try (0..<rowCount).map { row -> ManagedObject in
+                let node = try EntityDescription.insertNewObject(forEntityName: "Node", into: writer)
+                node.setValue("n\(row)", forKey: "label")
+                for (name, values) in SaveModelValues.table {
+                    node.setValue(values[row % values.count], forKey: name)
+                }
+                return node
+            }
+            try writer.save()
+            // Even rows: every attribute moves to the next row's values, and a new parent. Odd
+            // rows: the label alone. Two column sets, so two statements.
+            for (row, node) in nodes.enumerated() {
+                if row % 2 == 0 {
+                    for (name, values) in SaveModelValues.table {
+                        node.setValue(values[(row + 1) % values.count], forKey: name)
+                    }
+                    node.setValue(nodes[(row + 1) % rowCount], forKey: "parent")
+                } else {
+                    node.setValue("renamed \(row)", forKey: "label")
+                }
+            }
+            try writer.save()
+            return nodes.map(\.objectID)
+        }
+        let written = dump(ids, in: try store.container())
+        let held = writer.performAndWait { ids.map { id in (try? writer.existingObject(with: id)).map(describe) ?? "absent" } }
+        #expect(written == held)
+        #expect(written[1].contains("label=string renamed 1"))
+    }
+
     /// A save of more rows than one INSERT takes parameters for (5,000 rows of 15 values)
     /// writes them in several statements, each row with its own key and values.
     @Test func largeInsertIsSplitIntoStatements() throws {
