@@ -13,19 +13,25 @@ import Testing
     /// dates, long decimals, unicode, binary), a to-one, its inverse to-many and a join-table
     /// to-many are inserted, updated and deleted over two saves; a second container reads
     /// every one back by ID exactly as the writing context holds it.
+    /// `count` new nodes named `n0`, `n1`, …, row `i` holding the `i`th value (cycling) of every
+    /// column of ``SaveModelValues/table``. Call it on the context's queue.
+    private static func insertNodes(_ count: Int, into context: ManagedObjectContext) throws -> [ManagedObject] {
+        try (0..<count).map { row -> ManagedObject in
+            let node = try EntityDescription.insertNewObject(forEntityName: "Node", into: context)
+            node.setValue("n\(row)", forKey: "label")
+            for (name, values) in SaveModelValues.table {
+                node.setValue(values[row % values.count], forKey: name)
+            }
+            return node
+        }
+    }
+
     @Test func everyValueAndRelationshipRoundTrips() throws {
         let store = try SaveTestStore(.postgres)
         let writer = try store.container().newBackgroundContext()
         let rowCount = SaveModelValues.table.values.map(\.count).max() ?? 0
         let ids = try writer.performAndWait { () throws -> [ManagedObjectID] in
-            let nodes = try (0..<rowCount).map { row -> ManagedObject in
-                let node = try EntityDescription.insertNewObject(forEntityName: "Node", into: writer)
-                node.setValue("n\(row)", forKey: "label")
-                for (name, values) in SaveModelValues.table {
-                    node.setValue(values[row % values.count], forKey: name)
-                }
-                return node
-            }
+            let nodes = try Self.insertNodes(rowCount, into: writer)
             nodes[0].setValue(nodes[1], forKey: "parent")
             nodes[2].setValue(nodes[1], forKey: "parent")
             nodes[0].setValue(Set([nodes[2], nodes[3], nodes[4]]), forKey: "links")
@@ -75,14 +81,7 @@ import Testing
         let writer = try store.container().newBackgroundContext()
         let rowCount = max(SaveModelValues.table.values.map(\.count).max() ?? 0, 12)
         let ids = try writer.performAndWait { () throws -> [ManagedObjectID] in
-            let nodes = try (0..<rowCount).map { row -> ManagedObject in
-                let node = try EntityDescription.insertNewObject(forEntityName: "Node", into: writer)
-                node.setValue("n\(row)", forKey: "label")
-                for (name, values) in SaveModelValues.table {
-                    node.setValue(values[row % values.count], forKey: name)
-                }
-                return node
-            }
+            let nodes = try Self.insertNodes(rowCount, into: writer)
             try writer.save()
             // Even rows: every attribute moves to the next row's values, and a new parent. Odd
             // rows: the label alone. Two column sets, so two statements.
