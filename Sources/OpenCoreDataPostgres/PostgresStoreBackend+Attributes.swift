@@ -9,7 +9,8 @@ import PostgresNIO
 /// whatever the number of keys.
 extension PostgresStoreBackend {
     package func readingAttributes<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
-                                      _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?]) throws -> T) throws -> T {
+                                      _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?], _ generation: () throws -> Int64,
+                                        _ history: (HistoryStart) throws -> [HistoryTransactionRecord]) throws -> T) throws -> T {
         let loaded = try loaded
         guard let table = loaded.schema.layout.table(for: entity) else {
             throw PersistentStoreError(PersistentStoreError.noStore, "the store has no table for \(entity.entityName)", url: errorURL)
@@ -20,9 +21,10 @@ extension PostgresStoreBackend {
         }).joined(separator: ", ")
         let sql = "SELECT \(columns) FROM \(loaded.schema.qualified(table.name)) WHERE \"_pk\" = ANY($1::bigint[])"
         let types = attributes.map(\.attributeType)
+        let generationQuery = PostgresQuery(unsafeSQL: "SELECT \"value\" FROM \(loaded.schema.qualified(PostgresSchema.generationTable))")
         return try pool.withConnection("reading sort keys of \(entity.entityName)", retryingIfLost: true) { connection in
             try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-                try body { keys in
+                try body({ keys in
                     var query = PostgresQuery(unsafeSQL: sql)
                     query.binds.append(keys)
                     var valuesByKey: [Int64: [PropertyValue]] = [:]
@@ -36,7 +38,11 @@ extension PostgresStoreBackend {
                         valuesByKey[try cells[0].decode(Int64.self)] = values
                     }
                     return keys.map { valuesByKey[$0] }
-                }
+                }, {
+                    try connection.query(generationQuery).first?.decode(Int64.self) ?? 0
+                }, { start in
+                    try history(from: start, includingChanges: true, connection)
+                })
             }
         }
     }

@@ -32,30 +32,28 @@ extension PostgresStoreBackend: PersistentHistoryBackend {
     }
 
     package func fetchHistory(from start: HistoryStart, includingChanges: Bool) throws -> [HistoryTransactionRecord] {
-        let loaded = try loaded
-        return try pool.withConnection("reading the persistent history", retryingIfLost: true) { connection in
+        try pool.withConnection("reading the persistent history", retryingIfLost: true) { connection in
             try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-                let generation = try connection.query(PostgresQuery(unsafeSQL:
-                    "SELECT \"value\" FROM \(loaded.schema.qualified(PostgresSchema.generationTable))")).first?.decode(Int64.self) ?? 0
-                let current = PersistentHistoryToken(storeIdentifier: loaded.identifier, transactionNumber: generation)
-                // A read-only store made before history has no tables until a writable load.
-                let hasTables = try connection.query(
-                    "SELECT to_regclass(\(loaded.schema.qualified(PostgresHistorySchema.transactionTable))) IS NOT NULL")
-                    .first?.decode(Bool.self) ?? false
-                let transactions = hasTables ? try readTransactions(from: start, connection, loaded: loaded) : []
-                if case .after(let token) = start {
-                    try checkStore(of: token, identifier: loaded.identifier, current: current)
-                    try checkComplete(after: token, held: transactions.count, current: current)
-                }
-                guard includingChanges, let first = transactions.first?.firstChange else { return transactions.map(\.record) }
-                var changes = try readChanges(from: first, connection, loaded: loaded)
-                return transactions.map { transaction in
-                    var record = transaction.record
-                    record.changes = changes.removeValue(forKey: record.number) ?? []
-                    return record
-                }
+                try history(from: start, includingChanges: includingChanges, connection)
             }
         }
+    }
+
+    /// ``fetchHistory(from:includingChanges:)`` in the `REPEATABLE READ` transaction `connection`
+    /// is in.
+    func history(from start: HistoryStart, includingChanges: Bool, _ connection: PooledConnection) throws -> [HistoryTransactionRecord] {
+        let loaded = try loaded
+        let generation = try connection.query(PostgresQuery(unsafeSQL:
+            "SELECT \"value\" FROM \(loaded.schema.qualified(PostgresSchema.generationTable))")).first?.decode(Int64.self) ?? 0
+        let current = PersistentHistoryToken(storeIdentifier: loaded.identifier, transactionNumber: generation)
+        // A read-only store made before history has no tables until a writable load.
+        let hasTables = try connection.query(
+            "SELECT to_regclass(\(loaded.schema.qualified(PostgresHistorySchema.transactionTable))) IS NOT NULL")
+            .first?.decode(Bool.self) ?? false
+        let transactions = hasTables ? try readTransactions(from: start, connection, loaded: loaded) : []
+        return try records(from: start, identifier: loaded.identifier, current: current,
+                           transactions: transactions.map { ($0.record, $0.firstChange) },
+                           includingChanges: includingChanges) { first in try readChanges(from: first, connection, loaded: loaded) }
     }
 
     package func deleteHistory(_ cutoff: HistoryCutoff) throws -> Int {

@@ -4,7 +4,8 @@ extension ManagedObjectContext {
     /// Merges commits made elsewhere (see ``StoreChangeFeed``) as a save of another context of
     /// this coordinator is merged: current values come from the store, and the values the
     /// commits overwrote (kept in the store's history) become the pre-images by which controllers
-    /// find where changed and deleted rows were.
+    /// find where changed and deleted rows were. Current values are read as this context has
+    /// seen them once this change is merged: commits it has not merged yet are taken back out.
     func mergeStoreChange(_ change: StoreChange) {
         assertOnQueue()
         var saved = SavedChanges()
@@ -12,8 +13,10 @@ extension ManagedObjectContext {
         saved.changedKeys = change.changedKeys
         var current: [ManagedObjectID: RowSnapshot] = [:]
         do {
-            saved.inserted = try parentSnapshots(for: change.inserted)
-            for snapshot in try parentSnapshots(for: change.updated) { current[snapshot.objectID] = snapshot }
+            let read = Dictionary(try snapshotsAsSeen(for: change.inserted + change.updated).map { ($0.objectID, $0) },
+                                  uniquingKeysWith: { first, _ in first })
+            saved.inserted = change.inserted.compactMap { read[$0] }
+            for id in change.updated { current[id] = read[id] }
         } catch {
             Log.context.error("merging commits made elsewhere: could not read current values: \(error)")
         }
@@ -31,7 +34,8 @@ extension ManagedObjectContext {
             preImages[id] = Self.snapshot(of: id, base: empty, with: prior)
         }
         saved.preImages = preImages
-        mergeSavedChanges(saved, reportingUpdated: change.updated)
+        let unregistered = change.updated.compactMap { registeredObject(for: $0) == nil ? current[$0] : nil }
+        mergeSavedChanges(saved, reportingUpdated: change.updated, withRows: unregistered)
     }
 
     /// `base` with the named attributes set to `values`.

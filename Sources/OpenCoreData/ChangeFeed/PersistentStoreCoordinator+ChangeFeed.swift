@@ -32,12 +32,15 @@ extension PersistentStoreCoordinator {
 
     /// Gives the contexts that merge automatically every commit after the cursor up to
     /// `generation`. Called under the save lock.
-    func catchUpWithStore(through generation: Int64) {
+    ///
+    /// - Parameter history: Reads the history in a read transaction the caller is in (see
+    ///   ``PersistentStoreBackend/readingAttributes(of:_:_:)``); nil reads it in one of its own.
+    func catchUpWithStore(through generation: Int64, readingHistory history: ((HistoryStart) throws -> [HistoryTransactionRecord])? = nil) {
         guard generation > storeCursor else { return }
         defer { storeCursor = generation }
         let contexts = automaticallyMergingContexts
         guard !contexts.isEmpty, let feed = storeChangeFeed, let store = persistentStores.first else { return }
-        let change = feed.changes(after: storeCursor, through: generation, readingFrom: store)
+        let change = feed.changes(after: storeCursor, through: generation, readingFrom: store, readingHistory: history)
         give(change?.naming(entitiesOf: managedObjectModel), to: contexts)
     }
 
@@ -62,7 +65,7 @@ extension PersistentStoreCoordinator {
         for context in contexts {
             if let change {
                 guard !change.isEmpty else { continue }
-                context.perform { context.mergeStoreChange(change) }
+                context.storeChangeWasGiven(change)
             } else {
                 context.perform { context.storeChangesWereMissed() }
             }

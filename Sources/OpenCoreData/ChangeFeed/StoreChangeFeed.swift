@@ -193,13 +193,15 @@ final class StoreChangeFeed: @unchecked Sendable {
 
     /// What the commits after generation `cursor` up to `target` changed, as one change; nil when
     /// history does not cover every one of them. Reads from `store` the commits no coordinator
-    /// of the process has asked for yet.
-    func changes(after cursor: Int64, through target: Int64, readingFrom store: PersistentStore) -> StoreChange? {
+    /// of the process has asked for yet, through `history` when given (a read transaction the
+    /// caller is in).
+    func changes(after cursor: Int64, through target: Int64, readingFrom store: PersistentStore,
+                 readingHistory history: ((HistoryStart) throws -> [HistoryTransactionRecord])? = nil) -> StoreChange? {
         guard target > cursor else { return StoreChange() }
         bufferLock.lock()
         defer { bufferLock.unlock() }
         if let first = (cursor + 1...target).first(where: { buffer[$0] == nil }) {
-            read(after: first - 1, through: target, from: store)
+            read(after: first - 1, through: target, from: store, readingHistory: history)
         }
         var change = StoreChange()
         for generation in cursor + 1...target {
@@ -211,14 +213,16 @@ final class StoreChangeFeed: @unchecked Sendable {
 
     /// Fills the buffer with the commits after `start` up to at least `target`, marking those
     /// history does not hold as not covered.
-    private func read(after start: Int64, through target: Int64, from store: PersistentStore) {
+    private func read(after start: Int64, through target: Int64, from store: PersistentStore,
+                      readingHistory reader: ((HistoryStart) throws -> [HistoryTransactionRecord])?) {
         defer {
             for generation in start + 1...target where buffer[generation] == nil { buffer[generation] = .some(nil) }
         }
         guard let history = store.backend as? any PersistentHistoryBackend, history.historySettings.isRecording else { return }
         do {
             let token = PersistentHistoryToken(storeIdentifier: storeIdentifier, transactionNumber: start)
-            for record in try history.fetchHistory(from: .after(token), includingChanges: true) where buffer[record.number] == nil {
+            let records = try reader?(.after(token)) ?? history.fetchHistory(from: .after(token), includingChanges: true)
+            for record in records where buffer[record.number] == nil {
                 buffer[record.number] = StoreChange(record)
             }
         } catch {

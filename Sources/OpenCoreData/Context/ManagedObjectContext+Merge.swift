@@ -57,13 +57,20 @@ extension ManagedObjectContext {
     }
 
     /// Applies another context's save to this one (see ``mergeChanges(fromContextDidSave:)``).
-    func mergeSavedChanges(_ changes: SavedChanges, reportingUpdated extraUpdated: [ManagedObjectID] = []) {
+    ///
+    /// - Parameters:
+    ///   - extraUpdated: Objects reported as updated though not registered here.
+    ///   - extraRows: Rows of some of them, read once for every observer (a controller holding a
+    ///     row it never loaded would otherwise read it from the store itself).
+    func mergeSavedChanges(_ changes: SavedChanges, reportingUpdated extraUpdated: [ManagedObjectID] = [],
+                           withRows extraRows: [RowSnapshot] = []) {
         assertOnQueue()
         if changes.source == ObjectIdentifier(self) { return }
         // This context's own changes are reported on their own first, so that observers can tell
         // them from what the merge changes.
         processPendingChanges()
         var event = ContextEvent.DidMerge(merging: changes, alsoUpdated: extraUpdated)
+        event.committedRows += extraRows
 
         for id in changes.deleted {
             guard let object = registeredObject(for: id) else { continue }

@@ -116,9 +116,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The event being delivered, so that changedValuesForCurrentEvent() answers during delivery.
     var deliveringEvent: ContextEvent?
     var streamSubscribers: [UUID: StreamSubscriber] = [:]
-    /// Saves of other contexts committed but not merged here yet, oldest first (auto-merging
-    /// root contexts only; see ManagedObjectContext+UnmergedSaves).
-    let unmergedSaves = Locked<[SavedChanges]>([])
+    /// Commits given to this context but not merged here yet, oldest first (auto-merging root
+    /// contexts only; see ManagedObjectContext+UnmergedCommits).
+    let unmergedCommits = Locked<[UnmergedCommit]>([])
     let streamLock = NSLock()
 
     /// Creates a context of the given concurrency type. Set ``persistentStoreCoordinator`` or

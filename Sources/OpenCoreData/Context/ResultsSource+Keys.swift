@@ -31,8 +31,13 @@ extension ResultsSource {
     /// The values of sort keys for a registered object from what the context holds in memory:
     /// its values as of the last processed changes, or the row a fault will fill from; nil when
     /// the object is not registered or its values are not in memory.
+    ///
+    /// Nil too for an object without changes of its own that a commit not merged yet changed:
+    /// values loaded since that commit (a fault filled, a fetch) may include it, and the caller
+    /// then reads the row as the context has seen it.
     func processedSortKey(_ keys: [ResolvedSortKey], ofRegistered id: ManagedObjectID) -> [PropertyValue]? {
         guard let object = context.registeredObject(for: id) else { return nil }
+        if !object.hasChanges, context.unmergedCommits.withLock({ !$0.isEmpty && $0.touch(id) }) { return nil }
         if object.state.isFault {
             guard case .snapshot(let snapshot)? = object.faultSource else { return nil }
             return sortKey(keys, in: snapshot)

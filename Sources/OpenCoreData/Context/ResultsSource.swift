@@ -45,6 +45,17 @@ struct ResultsSource {
 
     // MARK: Fetching
 
+    /// Merges every commit the store holds that the context has not merged (see
+    /// ``ManagedObjectContext/mergeEveryCommitSoFar()``).
+    func mergeEveryCommitSoFar() -> Bool {
+        context.mergeEveryCommitSoFar()
+    }
+
+    /// Whether the context has merged every commit the store holds.
+    func hasMergedEveryCommit() -> Bool {
+        context.hasMergedEveryCommit()
+    }
+
     /// The rows a fetch selects as the context sees them, in order (see
     /// ``ManagedObjectContext/matchingRows(_:includesPendingChanges:)``).
     func matchingRows(_ plan: StoreFetch, includesPendingChanges: Bool) throws -> StoreFetchResult {
@@ -106,7 +117,7 @@ struct ResultsSource {
     func storeGeneration() throws -> (generation: Int64, isSettled: Bool)? {
         guard case .coordinator(let coordinator) = context.parentStore else { return nil }
         return try coordinator.withSaveLock {
-            (try coordinator.storeGeneration(), context.unmergedSaves.withLock { $0.isEmpty })
+            (try coordinator.storeGeneration(), context.unmergedCommits.withLock { $0.isEmpty })
         }
     }
 

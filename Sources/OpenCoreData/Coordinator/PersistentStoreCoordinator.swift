@@ -294,7 +294,8 @@ extension PersistentStoreCoordinator {
     /// Reads stored attributes of many rows by key in one read transaction (see
     /// ``PersistentStoreBackend/readingAttributes(of:_:_:)``).
     func readingAttributes<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
-                              _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?]) throws -> T) throws -> T {
+                              _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?], _ generation: () throws -> Int64,
+                                        _ history: (HistoryStart) throws -> [HistoryTransactionRecord]) throws -> T) throws -> T {
         try store().backend.readingAttributes(of: entity, attributes, body)
     }
 }

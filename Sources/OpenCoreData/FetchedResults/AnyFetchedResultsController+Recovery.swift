@@ -105,7 +105,8 @@ extension AnyFetchedResultsController {
     private func freshEngine(coding: RowKeyCoding) throws -> (engine: FetchedResultsEngine, objects: ResultObjects) {
         let configuration = try FetchedResultsConfiguration(request: currentRequest(), sectionNameKeyPath: sectionNameKeyPath,
                                                             source: source)
-        let engine = makeEngine(configuration, coding: coding, index: try fetchIndex(configuration, coding: coding))
+        // Called while the context tells of an event: merging now would nest events in it.
+        let engine = makeEngine(configuration, coding: coding, index: try fetchIndex(configuration, coding: coding, mergingFirst: false))
         return (engine, ResultObjects(source: source, coding: coding, configuration: configuration))
     }
 }

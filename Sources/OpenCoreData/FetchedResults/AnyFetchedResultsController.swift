@@ -113,13 +113,27 @@ open class AnyFetchedResultsController: @unchecked Sendable {
         deliverFetchedContents()
     }
 
-    /// The results' rows, fetched.
-    func fetchIndex(_ configuration: FetchedResultsConfiguration, coding: RowKeyCoding) throws -> ResultIndex {
-        let generation = generationBeforeFetching()
-        let index = try InitialFetch(configuration: configuration, source: source, coding: coding,
-                                     indexTitle: { [unowned self] in resolvedIndexTitle(forSectionName: $0) }).run()
-        generationTrail = StoreGenerationTrail(generation: generation)
-        return index
+    /// How many times a fetch is made again because commits landed while it ran.
+    private static let fetchAttempts = 3
+
+    /// The results' rows, fetched as the context has seen the store: the context first merges
+    /// every commit it has not, and a fetch that saw a commit landing meanwhile is made again, so
+    /// that later comparisons (which read rows with unmerged commits taken back out) agree with
+    /// the order fetched. After the last attempt the rows stand as fetched, as they do for a
+    /// fetch while the context tells of an event (`mergingFirst` false, or a delegate's call).
+    func fetchIndex(_ configuration: FetchedResultsConfiguration, coding: RowKeyCoding, mergingFirst: Bool = true) throws -> ResultIndex {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let merged = mergingFirst && source.mergeEveryCommitSoFar()
+            let generation = generationBeforeFetching()
+            let index = try InitialFetch(configuration: configuration, source: source, coding: coding,
+                                         indexTitle: { [unowned self] in resolvedIndexTitle(forSectionName: $0) }).run()
+            guard merged, attempt < Self.fetchAttempts, !source.hasMergedEveryCommit() else {
+                generationTrail = StoreGenerationTrail(generation: generation)
+                return index
+            }
+        }
     }
 
     func makeEngine(_ configuration: FetchedResultsConfiguration, coding: RowKeyCoding, index: ResultIndex) -> FetchedResultsEngine {

@@ -10,7 +10,8 @@ extension SQLiteStoreBackend {
     private static let listLengths = [1, 4, 16, 64, 256, 500]
 
     func readingAttributes<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
-                              _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?]) throws -> T) throws -> T {
+                              _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?], _ generation: () throws -> Int64,
+                                        _ history: (HistoryStart) throws -> [HistoryTransactionRecord]) throws -> T) throws -> T {
         let loaded = try loaded
         guard let table = loaded.schema.table(for: entity) else {
             throw PersistentStoreError(PersistentStoreError.noStore, "the store has no table for \(entity.entityName)", url: url)
@@ -18,9 +19,9 @@ extension SQLiteStoreBackend {
         let columns = (["\"_pk\""] + attributes.map { quoted(loaded.schema.columnName(of: $0)) }).joined(separator: ", ")
         let prefix = "SELECT \(columns) FROM \(quoted(table.name)) WHERE \"_pk\" IN ("
         let types = attributes.map(\.attributeType)
-        return try reading("reading sort keys of \(entity.entityName)") { db in
+        return try reading("reading sort keys of \(entity.entityName)") { db in try Self.inReadTransaction(db) {
             var statements: [Int: Statement] = [:]
-            return try body { keys in
+            return try body({ keys in
                 var values = [[PropertyValue]?](repeating: nil, count: keys.count)
                 // The keys' places, by key: rows come back in any order, each to its places.
                 let places = keys.indices.sorted { keys[$0] < keys[$1] }
@@ -39,7 +40,23 @@ extension SQLiteStoreBackend {
                     try read(keys, at: chunk, listLength: length, with: statement, types: types, into: &values)
                 }
                 return values
-            }
+            }, { try Self.generation(db) }, { start in try history(from: start, includingChanges: true, db) })
+        } }
+    }
+
+    /// Runs `body` in one read transaction on `db`, or in the one `db` is already in: a read
+    /// outside a transaction sees the store as of its own statement, and the reads of one call
+    /// must see one state.
+    private static func inReadTransaction<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        guard !db.isInsideTransaction else { return try body() }
+        try db.beginTransaction(.deferred)
+        do {
+            let result = try body()
+            try db.commit()
+            return result
+        } catch {
+            try? db.rollback()
+            throw error
         }
     }
 

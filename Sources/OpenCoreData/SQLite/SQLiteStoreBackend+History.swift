@@ -23,34 +23,28 @@ extension SQLiteStoreBackend: PersistentHistoryBackend {
     }
 
     func fetchHistory(from start: HistoryStart, includingChanges: Bool) throws -> [HistoryTransactionRecord] {
-        let loaded = try loaded
         do {
             // One read transaction: the generation, the count of transactions and the rows read
             // must agree, whatever commits meanwhile.
-            return try writer.read { db in
-                let current = PersistentHistoryToken(storeIdentifier: loaded.identifier, transactionNumber: try Self.generation(db))
-                let hasTables = try db.tableExists(SQLiteHistorySchema.transactionTable)
-                var transactions: [(record: HistoryTransactionRecord, firstChange: Int64)] = []
-                if hasTables {
-                    transactions = try readTransactions(from: start, db)
-                }
-                if case .after(let token) = start {
-                    try checkStore(of: token, identifier: loaded.identifier, current: current)
-                    try checkComplete(after: token, held: transactions.count, current: current)
-                }
-                guard includingChanges, let first = transactions.first?.firstChange else { return transactions.map(\.record) }
-                var changes = try readChanges(from: first, db, loaded: loaded)
-                return transactions.map { transaction in
-                    var record = transaction.record
-                    record.changes = changes.removeValue(forKey: record.number) ?? []
-                    return record
-                }
-            }
+            return try writer.read { db in try history(from: start, includingChanges: includingChanges, db) }
         } catch let error as PersistentHistoryError {
             throw error
         } catch {
             throw Self.storeError(error, url: url, doing: "reading the persistent history")
         }
+    }
+
+    /// ``fetchHistory(from:includingChanges:)`` in the read transaction `db` is in.
+    func history(from start: HistoryStart, includingChanges: Bool, _ db: Database) throws -> [HistoryTransactionRecord] {
+        let loaded = try loaded
+        let current = PersistentHistoryToken(storeIdentifier: loaded.identifier, transactionNumber: try Self.generation(db))
+        let hasTables = try db.tableExists(SQLiteHistorySchema.transactionTable)
+        var transactions: [(record: HistoryTransactionRecord, firstChange: Int64)] = []
+        if hasTables {
+            transactions = try readTransactions(from: start, db)
+        }
+        return try records(from: start, identifier: loaded.identifier, current: current, transactions: transactions,
+                           includingChanges: includingChanges) { first in try readChanges(from: first, db, loaded: loaded) }
     }
 
     func deleteHistory(_ cutoff: HistoryCutoff) throws -> Int {

@@ -105,11 +105,12 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
     }
 
     func readingAttributes<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
-                              _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?]) throws -> T) throws -> T {
-        let rows = tables.withLock { $0.rows[ObjectIdentifier(entity.rootEntity)] ?? [:] }
-        return try body { keys in
+                              _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?], _ generation: () throws -> Int64,
+                                        _ history: (HistoryStart) throws -> [HistoryTransactionRecord]) throws -> T) throws -> T {
+        let (rows, generation) = tables.withLock { ($0.rows[ObjectIdentifier(entity.rootEntity)] ?? [:], $0.generation) }
+        return try body({ keys in
             keys.map { key in rows[key].map { row in attributes.map { row.value(at: $0.slot) } } }
-        }
+        }, { generation }, { start in try fetchHistory(from: start, includingChanges: true) })
     }
 
     func generation() throws -> Int64 {

@@ -38,10 +38,13 @@ package protocol PersistentStoreBackend: AnyObject, Sendable {
     /// Runs `body` with a function that reads the stored values of `attributes` (of `entity` or
     /// its superentities) for rows of `entity`'s table by primary key, in the order of the keys,
     /// nil for a row that does not exist. Every read `body` makes sees the same state of the store
-    /// (one read transaction), and costs about one query whatever the number of keys. The function
-    /// is valid only inside `body`.
+    /// (one read transaction), and costs about one query whatever the number of keys. `generation`
+    /// reads the store's generation in that state (see ``generation()``), and `history` its
+    /// persistent history (as ``PersistentHistoryBackend/fetchHistory(from:includingChanges:)``
+    /// with changes; empty for a store that keeps none). The functions are valid only inside `body`.
     func readingAttributes<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
-                              _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?]) throws -> T) throws -> T
+                              _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?], _ generation: () throws -> Int64,
+                                        _ history: (HistoryStart) throws -> [HistoryTransactionRecord]) throws -> T) throws -> T
 
     /// A number that changes with every commit to the store, by any connection or process, through
     /// this library or not, and with nothing else; kept in the store, so it survives reopening it.

@@ -90,12 +90,17 @@ final class FailingReadsBackend: PersistentStoreBackend, @unchecked Sendable {
     }
 
     func readingAttributes<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
-                              _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?]) throws -> T) throws -> T {
-        try store.readingAttributes(of: entity, attributes) { read in
+                              _ body: (_ read: ([Int64]) throws -> [[PropertyValue]?], _ generation: () throws -> Int64,
+                                        _ history: (HistoryStart) throws -> [HistoryTransactionRecord]) throws -> T) throws -> T {
+        try store.readingAttributes(of: entity, attributes) { read, generation, history in
             try withoutActuallyEscaping(read) { read in
-                try body { keys in
-                    try reads.check()
-                    return try read(keys)
+                try withoutActuallyEscaping(history) { history in
+                    try withoutActuallyEscaping(generation) { generation in
+                        try body({ keys in
+                            try reads.check()
+                            return try read(keys)
+                        }, generation, history)
+                    }
                 }
             }
         }

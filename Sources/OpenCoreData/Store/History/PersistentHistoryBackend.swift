@@ -55,6 +55,28 @@ extension PersistentHistoryBackend {
         }
     }
 
+    /// The transactions a history read found from `start`, checked (for a read after a token)
+    /// against the store's `current` generation, each with its changes when asked for.
+    ///
+    /// - Parameters:
+    ///   - transactions: The transactions read, oldest first, with the ID of each one's first change.
+    ///   - readChanges: Reads the changes from a change ID on, by transaction number.
+    package func records(from start: HistoryStart, identifier: String, current: PersistentHistoryToken,
+                         transactions: [(record: HistoryTransactionRecord, firstChange: Int64)], includingChanges: Bool,
+                         readChanges: (Int64) throws -> [Int64: [HistoryChangeRecord]]) throws -> [HistoryTransactionRecord] {
+        if case .after(let token) = start {
+            try checkStore(of: token, identifier: identifier, current: current)
+            try checkComplete(after: token, held: transactions.count, current: current)
+        }
+        guard includingChanges, let first = transactions.first?.firstChange else { return transactions.map(\.record) }
+        var changes = try readChanges(first)
+        return transactions.map { transaction in
+            var record = transaction.record
+            record.changes = changes.removeValue(forKey: record.number) ?? []
+            return record
+        }
+    }
+
     /// Checks that the history held after `token` is complete: `held` transactions numbered after
     /// it, up to generation `current`.
     package func checkComplete(after token: PersistentHistoryToken, held: Int, current: PersistentHistoryToken) throws {
