@@ -64,24 +64,36 @@ extension ManagedObjectContext {
     /// context, whose parent's view is not a store's: the caller reads snapshots instead. The
     /// values come back in the order of the IDs, nil for a row the store does not have.
     ///
-    /// A session that sees commits no context has been given yet first gives them, read from
-    /// the history in the same transaction, so that every commit the reads see is one this
-    /// context has merged or takes back out.
+    /// The first read of a session fixes the state every read of it sees: when the store is
+    /// then ahead of the coordinator's cursor, the commits in between are read from the history
+    /// in the same transaction and given to the contexts first, so that every commit the reads
+    /// see is one this context has merged or takes back out. A session that reads nothing reads
+    /// no generation either.
     func readingAttributesAsSeen<T>(of entity: EntityDescription, _ attributes: [AttributeDescription],
                                     _ body: (_ read: ([ManagedObjectID]) throws -> [[PropertyValue]?]) throws -> T) throws -> T? {
         guard case .coordinator(let coordinator) = parentStore else { return nil }
         let followsCommits = automaticallyMergesChangesFromParent
         return try carryingQueue { try coordinator.withSaveLock {
             try coordinator.readingAttributes(of: entity, attributes) { storeRead, generation, history in
-                if followsCommits, case let seen = try generation(), seen > coordinator.storeCursor {
-                    withoutActuallyEscaping(history) { history in coordinator.catchUpWithStore(through: seen, readingHistory: history) }
+                var unmerged: [UnmergedCommit]?
+                return try withoutActuallyEscaping(storeRead) { read in
+                    try withoutActuallyEscaping(generation) { generation in
+                        try withoutActuallyEscaping(history) { history in
+                            try body { ids in
+                                // A temporary ID has no row: its key matches none (keys are never negative).
+                                let values = try read(ids.map { $0.isTemporaryID ? -1 : $0.key })
+                                if unmerged == nil {
+                                    if followsCommits, case let seen = try generation(), seen > coordinator.storeCursor {
+                                        coordinator.catchUpWithStore(through: seen, readingHistory: history)
+                                    }
+                                    unmerged = unmergedCommits.withLock { $0 }
+                                }
+                                guard let unmerged, !unmerged.isEmpty else { return values }
+                                return Self.takingBack(unmerged, from: values, of: ids, attributes)
+                            }
+                        }
+                    }
                 }
-                let unmerged = unmergedCommits.withLock { $0 }
-                return try withoutActuallyEscaping(storeRead) { read in try body { ids in
-                    // A temporary ID has no row: its key matches none (keys are never negative).
-                    let values = try read(ids.map { $0.isTemporaryID ? -1 : $0.key })
-                    return unmerged.isEmpty ? values : Self.takingBack(unmerged, from: values, of: ids, attributes)
-                } }
             }
         } }
     }

@@ -23,7 +23,7 @@ import Testing
 
     /// Saves per writer: PostgreSQL's take longer, and fewer of them race as often.
     private static func saves(_ kind: StoreKind) -> Int {
-        kind == .sqlite ? 100 : 40
+        kind == .sqlite ? 100 : 25
     }
 
     /// A controller that fetches while commits land must fetch the rows as its context has seen
