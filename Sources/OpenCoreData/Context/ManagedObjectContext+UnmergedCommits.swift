@@ -39,6 +39,8 @@ extension ManagedObjectContext {
     /// yet: after the read, the coordinator gives its contexts every commit up to the store's
     /// generation, so that every commit the read saw is taken back or already merged here.
     func snapshotsAsSeen(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
+        // Every controller of a merge asks, mostly for nothing: no generation read then.
+        guard !ids.isEmpty else { return [] }
         guard case .coordinator(let coordinator) = parentStore else { return try parentSnapshots(for: ids) }
         let followsCommits = automaticallyMergesChangesFromParent
         return try coordinator.withSaveLock {
