@@ -16,9 +16,7 @@ extension ManagedObjectContext {
         } catch {
             Log.context.error("reading the store generation before a fetch: \(error)")
         }
-        while let next = unmergedCommits.withLock({ commits in commits.isEmpty ? nil : commits.removeFirst() }) {
-            merge(next)
-        }
+        while mergeOldestUnmergedCommit() {}
         return true
     }
 

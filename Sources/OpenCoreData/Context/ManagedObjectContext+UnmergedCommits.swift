@@ -18,16 +18,15 @@ extension ManagedObjectContext {
     }
 
     /// Merges the oldest commit not merged yet, if a fetch has not merged it already (see
-    /// ``mergeEveryCommitSoFar()``).
-    private func mergeOldestUnmergedCommit() {
-        if let next = unmergedCommits.withLock({ commits in commits.isEmpty ? nil : commits.removeFirst() }) { merge(next) }
-    }
-
-    func merge(_ commit: UnmergedCommit) {
-        switch commit {
-        case .save(let saved, _): mergeSavedChanges(saved)
-        case .store(let change, _): mergeStoreChange(change)
+    /// ``mergeEveryCommitSoFar()``); false when there was none.
+    @discardableResult
+    func mergeOldestUnmergedCommit() -> Bool {
+        switch unmergedCommits.withLock({ commits in commits.isEmpty ? nil : commits.removeFirst() }) {
+        case .save(let saved, _)?: mergeSavedChanges(saved)
+        case .store(let change, _)?: mergeStoreChange(change)
+        case nil: return false
         }
+        return true
     }
 
     /// Stored values of objects as this context has seen them: the parent store's values, with
