@@ -34,7 +34,9 @@ import Testing
     /// Four contexts each make 50 saves (an insert, an update of one of their seeded items and of
     /// their previous insert) at the same time. The merging context's registered seeds end with
     /// the last saved values, it received one merge per save, and every row is in the store.
-    @Test(.timeLimit(.minutes(1)), arguments: Merger.allCases)
+    // Async: its awaits wait for a cooperative thread behind the synchronous tests running
+    // meanwhile (minutes, on two cores), so the limit only catches a hang.
+    @Test(.timeLimit(.minutes(10)), arguments: Merger.allCases)
     func concurrentSavesAllMergeIntoAnAutoMergingContext(merger: Merger) async throws {
         let stack = try TestStack(.sqlite)
         let seeder = stack.newContext()
@@ -150,7 +152,9 @@ import Testing
     /// Four contexts with `.mergeByPropertyObjectTrump` each set a different property of the same
     /// object 50 times, concurrently, every save based on a stale version. Every save succeeds,
     /// no property update is lost, and the merging context ends with the stored values.
-    @Test(.timeLimit(.minutes(1)))
+    // Async: its awaits wait for a cooperative thread behind the synchronous tests running
+    // meanwhile (minutes, on two cores), so the limit only catches a hang.
+    @Test(.timeLimit(.minutes(10)))
     func objectTrumpKeepsEveryContextsPropertyWhenAllWriteOneObject() async throws {
         let stack = try TestStack(.sqlite)
         let seeder = stack.newContext()

@@ -52,7 +52,9 @@ import Testing
         }),
     ]
 
-    @Test(.timeLimit(.minutes(2)), arguments: StoreKind.sqlStores)
+    // Async: its awaits wait for a cooperative thread behind the synchronous tests running
+    // meanwhile (minutes, on two cores), so the limit only catches a hang.
+    @Test(.timeLimit(.minutes(10)), arguments: StoreKind.sqlStores)
     func jsonBatchesFollowAnotherProcessesSaves(_ kind: StoreKind) async throws {
         let stack = try TestStack(kind)
         try WorldCupData.seed(stack.newContext())
@@ -82,7 +84,9 @@ import Testing
     }
 
     /// The text form: a line per change, with the object's values in the entity's order.
-    @Test(.timeLimit(.minutes(1)))
+    // Async: its awaits wait for a cooperative thread behind the synchronous tests running
+    // meanwhile (minutes, on two cores), so the limit only catches a hang.
+    @Test(.timeLimit(.minutes(10)))
     func textPrintsEachChange() async throws {
         let stack = try TestStack()
         try WorldCupData.seed(stack.newContext())
