@@ -75,7 +75,7 @@ extension AnyFetchedResultsController {
         }
         // Core Data reads the request's predicate again for every batch.
         do {
-            engine.predicate = try currentRequest().predicate()?.resolved(for: engine.configuration.plan.entity)
+            try engine.follow(requestPredicate: currentRequest().predicate())
         } catch {
             Log.context.error("the fetch request's predicate no longer fits: \(error); changes are classified with the previous one")
         }

@@ -47,10 +47,14 @@ public final class FetchedResultsController<ResultType: FetchRequestResult>: Any
     public init(fetchRequest: FetchRequest<ResultType>, managedObjectContext context: ManagedObjectContext,
                 sectionNameKeyPath: String?, cacheName: String?) {
         self.fetchRequest = fetchRequest
+        request = AnyFetchRequest(fetchRequest)
         super.init(context: context, sectionNameKeyPath: sectionNameKeyPath, cacheName: cacheName)
     }
 
-    override func currentRequest() -> AnyFetchRequest { AnyFetchRequest(fetchRequest) }
+    /// The request's properties, read when asked: made once, since every batch asks.
+    private let request: AnyFetchRequest
+
+    override func currentRequest() -> AnyFetchRequest { request }
 
     /// The fetched objects, in order, across sections; nil before
     /// ``AnyFetchedResultsController/performFetch()``. The collection is a snapshot: later changes

@@ -242,6 +242,37 @@ import Testing
         #expect(layout == [": a b c big"])
     }
 
+    /// The predicate is read again after batches classified with an earlier one: a controller
+    /// keeps the predicate it resolved only while the request's stays the same.
+    @Test(arguments: StoreKind.withPostgres)
+    func aPredicateChangedBetweenBatchesClassifiesTheNextOne(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
+        let context = stack.newContext()
+        try Spec.seed(context, Self.abc)
+        let (calls, layout) = try context.performAndWait { () throws -> ([String], [String]) in
+            let controller = try Spec.controller(context)
+            let log = CallbackLog()
+            controller.delegate = log
+            try controller.performFetch()
+            let first = Spec.insert(CardSeed("first", rank: 50), into: context)
+            context.processPendingChanges()
+            controller.fetchRequest.predicate = try FetchPredicate(format: "rank >= 100")
+            let big = Spec.insert(CardSeed("big", rank: 100), into: context)
+            let small = Spec.insert(CardSeed("small", rank: 1), into: context)
+            defer { withExtendedLifetime((first, big, small)) {} }
+            context.processPendingChanges()
+            controller.fetchRequest.predicate = nil
+            first.note = "seen again"
+            small.note = "seen"
+            context.processPendingChanges()
+            return (log.log, Spec.layout(controller))
+        }
+        #expect(calls == ["will", "insert first -→[0,3]", "did",
+                          "will", "insert big -→[0,4]", "did",
+                          "will", "insert small -→[0,0]", "update first [0,3]→[0,4]", "did"])
+        #expect(layout == [": small a b c first big"])
+    }
+
     // CHG-05, CHG-09: a change to an attribute no sort or section key reads is an update, with
     // its index path as both old and new.
     @Test(arguments: StoreKind.withPostgres)

@@ -92,9 +92,11 @@ struct AffectedRowCollector {
                 object = nil
             }
             let keys = event.changedKeys[id]
+            // The old key is looked for only among the results: a merge's rows are mostly
+            // elsewhere for most of a context's controllers, which all see them.
             rows[rowKey] = AffectedRow(rowKey: rowKey, object: object.flatMap { $0.isDeleted ? nil : $0 },
                                        keysChanged: event.inserted.contains(id) || keys.map { !$0.isDisjoint(with: engine.configuration.positionKeys) } ?? true,
-                                       oldKey: preImages[id].map(reader.values(in:)))
+                                       oldKey: engine.mayHold(rowKey) ? preImages[id].map(reader.values(in:)) : nil)
         }
         return Array(rows.values)
     }

@@ -13,8 +13,13 @@ final class FetchedResultsEngine {
     private(set) var index: ResultIndex
     private var filter: RowFilter
     private let heads: ChunkHeads
-    /// The predicate changes are classified with: the request's, read again before each batch.
-    var predicate: ResolvedPredicate?
+    /// The predicate changes are classified with: the request's, read again before each batch
+    /// (``follow(requestPredicate:)``).
+    private(set) var predicate: ResolvedPredicate?
+    /// The request's predicate that ``predicate`` was last resolved from; `.none` until the
+    /// first batch. Resolving allocates a tree, and a server's thousands of controllers each see
+    /// every merge, so an unchanged request is not resolved again.
+    private var predicateResolvedFrom: FetchPredicate??
 
     init(configuration: FetchedResultsConfiguration, source: ResultsSource, coding: RowKeyCoding, index: ResultIndex) {
         self.configuration = configuration
@@ -34,6 +39,17 @@ final class FetchedResultsEngine {
         let newKeys: [Int64: SortKeyReader.Key]
         /// The objects the batch names, by row key, for the delegate.
         let objects: [Int64: ManagedObject]
+    }
+
+    /// Classifies later changes with `requestPredicate`, the request's predicate now (Core Data
+    /// reads it again for every batch), resolving it only when it differs from the last one.
+    ///
+    /// - Throws: ``FetchRequestError`` when it no longer fits the entity; ``predicate`` is then
+    ///   left as it was.
+    func follow(requestPredicate: FetchPredicate?) throws {
+        if let last = predicateResolvedFrom, last == requestPredicate { return }
+        predicate = try requestPredicate?.resolved(for: configuration.plan.entity)
+        predicateResolvedFrom = .some(requestPredicate)
     }
 
     // MARK: Change processing
@@ -74,6 +90,9 @@ final class FetchedResultsEngine {
             let section = configuration.section.map { $0.name(of: $0.value(of: object)) } ?? ""
             placed.append((row, reader.currentValues(of: object), section))
         }
+        // Nothing leaves the results and nothing enters: so it is for most controllers of a
+        // merge, which see every changed row of their context.
+        guard !removals.isEmpty || !placed.isEmpty else { return nil }
         let gaps = try search.gaps(of: placed.map { ($0.key, $0.row.rowKey) })
         let order = placed.indices.sorted { lhs, rhs in
             if gaps[lhs] != gaps[rhs] { return gaps[lhs] < gaps[rhs] }
@@ -94,6 +113,11 @@ final class FetchedResultsEngine {
         return PreparedBatch(classified: classified,
                              newKeys: Dictionary(placed.map { ($0.row.rowKey, $0.key) }, uniquingKeysWith: { first, _ in first }),
                              objects: objects)
+    }
+
+    /// Whether the row may be among the results: false means it is not (a filter, no search).
+    func mayHold(_ rowKey: Int64) -> Bool {
+        filter.mayContain(rowKey)
     }
 
     /// Moves the index to the batch's new contents.
