@@ -21,7 +21,7 @@ extension ManagedObjectContext {
     /// ``mergeEveryCommitSoFar()``); false when there was none.
     @discardableResult
     func mergeOldestUnmergedCommit() -> Bool {
-        switch unmergedCommits.withLock({ commits in commits.isEmpty ? nil : commits.removeFirst() }) {
+        switch unmergedCommits.withLock({ $0.removeFirst() }) {
         case .save(let saved, _)?: mergeSavedChanges(saved)
         case .store(let change, _)?: mergeStoreChange(change)
         case nil: return false
@@ -76,7 +76,7 @@ extension ManagedObjectContext {
         let followsCommits = automaticallyMergesChangesFromParent
         return try carryingQueue { try coordinator.withSaveLock {
             try coordinator.readingAttributes(of: entity, attributes) { storeRead, generation, history in
-                var unmerged: [UnmergedCommit]?
+                var unmerged: UnmergedCommits?
                 return try withoutActuallyEscaping(storeRead) { read in
                     try withoutActuallyEscaping(generation) { generation in
                         try withoutActuallyEscaping(history) { history in
@@ -100,7 +100,7 @@ extension ManagedObjectContext {
     }
 
     /// Attribute values read now, with what `unmerged` changed of each row put back.
-    private static func takingBack(_ unmerged: [UnmergedCommit], from values: [[PropertyValue]?], of ids: [ManagedObjectID],
+    private static func takingBack(_ unmerged: UnmergedCommits, from values: [[PropertyValue]?], of ids: [ManagedObjectID],
                                    _ attributes: [AttributeDescription]) -> [[PropertyValue]?] {
         var values = values
         for (index, id) in ids.enumerated() where !id.isTemporaryID && unmerged.touch(id) {

@@ -118,7 +118,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var streamSubscribers: [UUID: StreamSubscriber] = [:]
     /// Commits given to this context but not merged here yet, oldest first (auto-merging root
     /// contexts only; see ManagedObjectContext+UnmergedCommits).
-    let unmergedCommits = Locked<[UnmergedCommit]>([])
+    let unmergedCommits = Locked(UnmergedCommits())
     let streamLock = NSLock()
 
     /// Creates a context of the given concurrency type. Set ``persistentStoreCoordinator`` or

@@ -24,10 +24,11 @@ enum UnmergedCommit: Sendable {
         case slots([Int: PropertyValue])
     }
 
-    fileprivate func touches(_ id: ManagedObjectID) -> Bool {
+    /// The rows the commit made, changed or deleted: those whose values before it it tells.
+    fileprivate var touchedIDs: Set<ManagedObjectID> {
         switch self {
-        case .save(let save, let inserted): inserted.contains(id) || save.preImages[id] != nil
-        case .store(let change, let inserted): inserted.contains(id) || change.priorValues[id] != nil
+        case .save(let save, let inserted): inserted.union(save.preImages.keys)
+        case .store(let change, let inserted): inserted.union(change.priorValues.keys)
         }
     }
 
@@ -48,15 +49,51 @@ enum UnmergedCommit: Sendable {
     }
 }
 
-extension [UnmergedCommit] {
-    /// The row of `id` as it was before these commits (oldest first): `now` (nil if the store has
-    /// no row) with each value the earliest of them overwrote put back; nil when the first of
-    /// them to touch the row made it.
+/// The commits a context has been given and not merged yet, oldest first, indexed by the rows
+/// they touch: a read takes back only the commits of its rows, so that its cost does not grow
+/// with how far behind the context runs (a reader behind by a hundred 500-row commits would
+/// otherwise look for each row it reads in each of them).
+struct UnmergedCommits: Sendable {
+    private var commits: [UnmergedCommit] = []
+    /// The number of the oldest commit; later ones follow on.
+    private var firstNumber = 0
+    /// The numbers of the commits that touch each row, ascending.
+    private var touching: [ManagedObjectID: [Int]] = [:]
+
+    var isEmpty: Bool { commits.isEmpty }
+
+    mutating func append(_ commit: UnmergedCommit) {
+        let number = firstNumber + commits.count
+        commits.append(commit)
+        for id in commit.touchedIDs { touching[id, default: []].append(number) }
+    }
+
+    /// Takes out the oldest commit; nil when there is none.
+    mutating func removeFirst() -> UnmergedCommit? {
+        guard !commits.isEmpty else { return nil }
+        let commit = commits.removeFirst()
+        for id in commit.touchedIDs {
+            guard var numbers = touching[id] else { continue }
+            numbers.removeFirst()
+            touching[id] = numbers.isEmpty ? nil : numbers
+        }
+        firstNumber += 1
+        return commit
+    }
+
+    /// Whether any of these commits made, changed or deleted the row of `id`.
+    func touch(_ id: ManagedObjectID) -> Bool {
+        touching[id] != nil
+    }
+
+    /// The row of `id` as it was before these commits: `now` (nil if the store has no row) with
+    /// each value the earliest of them overwrote put back; nil when the first of them to touch
+    /// the row made it.
     func rowBefore(_ id: ManagedObjectID, now: RowSnapshot?) -> RowSnapshot? {
         var row = now
         var settled = Set<Int>()
-        for commit in self {
-            switch commit.rowBefore(id) {
+        for number in touching[id] ?? [] {
+            switch commits[number - firstNumber].rowBefore(id) {
             case nil:
                 continue
             case .absent:
@@ -76,11 +113,6 @@ extension [UnmergedCommit] {
             }
         }
         return row
-    }
-
-    /// Whether any of these commits made, changed or deleted the row of `id`.
-    func touch(_ id: ManagedObjectID) -> Bool {
-        contains { $0.touches(id) }
     }
 
     private static func filling(_ row: RowSnapshot?, from values: [PropertyValue], except settled: Set<Int>, id: ManagedObjectID) -> RowSnapshot {
