@@ -223,20 +223,12 @@ import Testing
     // a new fetch; rows already shown stay.
     @Test(arguments: StoreKind.withPostgres)
     func changesAreClassifiedWithTheRequestsCurrentPredicate(kind: StoreKind) throws {
-        let stack = try TestStack(kind)
-        let context = stack.newContext()
-        try Spec.seed(context, Self.abc)
-        let (calls, layout) = try context.performAndWait { () throws -> ([String], [String]) in
-            let controller = try Spec.controller(context)
-            let log = CallbackLog()
-            controller.delegate = log
-            try controller.performFetch()
+        let (calls, layout) = try Self.runFetched(kind) { controller, context in
             controller.fetchRequest.predicate = try FetchPredicate(format: "rank >= 100")
             let big = Spec.insert(CardSeed("big", rank: 100), into: context)
             let small = Spec.insert(CardSeed("small", rank: 1), into: context)
             defer { withExtendedLifetime((big, small)) {} }
             context.processPendingChanges()
-            return (log.log, Spec.layout(controller))
         }
         #expect(calls == ["will", "insert big -→[0,3]", "did"])
         #expect(layout == [": a b c big"])
@@ -246,14 +238,7 @@ import Testing
     /// keeps the predicate it resolved only while the request's stays the same.
     @Test(arguments: StoreKind.withPostgres)
     func aPredicateChangedBetweenBatchesClassifiesTheNextOne(kind: StoreKind) throws {
-        let stack = try TestStack(kind)
-        let context = stack.newContext()
-        try Spec.seed(context, Self.abc)
-        let (calls, layout) = try context.performAndWait { () throws -> ([String], [String]) in
-            let controller = try Spec.controller(context)
-            let log = CallbackLog()
-            controller.delegate = log
-            try controller.performFetch()
+        let (calls, layout) = try Self.runFetched(kind) { controller, context in
             let first = Spec.insert(CardSeed("first", rank: 50), into: context)
             context.processPendingChanges()
             controller.fetchRequest.predicate = try FetchPredicate(format: "rank >= 100")
@@ -265,12 +250,28 @@ import Testing
             first.note = "seen again"
             small.note = "seen"
             context.processPendingChanges()
-            return (log.log, Spec.layout(controller))
         }
         #expect(calls == ["will", "insert first -→[0,3]", "did",
                           "will", "insert big -→[0,4]", "did",
                           "will", "insert small -→[0,0]", "update first [0,3]→[0,4]", "did"])
         #expect(layout == [": small a b c first big"])
+    }
+
+    /// Runs `body` on the queue of a context seeded with `abc`, with a fetched controller whose
+    /// delegate logs its calls; returns the calls and the controller's rows after it.
+    private static func runFetched(_ kind: StoreKind,
+                                   _ body: (FetchedResultsController<Card>, ManagedObjectContext) throws -> Void) throws -> ([String], [String]) {
+        let stack = try TestStack(kind)
+        let context = stack.newContext()
+        try Spec.seed(context, abc)
+        return try context.performAndWait { () throws -> ([String], [String]) in
+            let controller = try Spec.controller(context)
+            let log = CallbackLog()
+            controller.delegate = log
+            try controller.performFetch()
+            try body(controller, context)
+            return (log.log, Spec.layout(controller))
+        }
     }
 
     // CHG-05, CHG-09: a change to an attribute no sort or section key reads is an update, with
