@@ -24,16 +24,11 @@ import Testing
         var count: Int { lock.withLock { spans.count } }
     }
 
-    /// These tests are async: each await waits for a cooperative thread behind the synchronous
-    /// tests running meanwhile (on two cores, a CI run saw one wait about 7 minutes), so the limit
-    /// only catches a hang.
-    static let hangLimit = TimeLimitTrait.Duration.minutes(10)
-
     private static func store(of container: PersistentContainer) throws -> PersistentStore {
         try #require(container.persistentStoreCoordinator.persistentStores.first)
     }
 
-    @Test(.timeLimit(Self.hangLimit))
+    @Test(.timeLimit(.hang))
     func holdersOnTwoCoordinatorsTakeTurns() async throws {
         let store = try SaveTestStore(.postgres)
         let stores = try [store.container(), store.container()].map(Self.store)
@@ -54,7 +49,7 @@ import Testing
         #expect(turns.overlaps == 0)
     }
 
-    @Test(.timeLimit(Self.hangLimit))
+    @Test(.timeLimit(.hang))
     func aCheckAndItsSaveAreOneStepOnEveryCoordinator() async throws {
         let store = try SaveTestStore(.postgres)
         let containers = try [store.container(), store.container()]
@@ -88,7 +83,7 @@ import Testing
 
     struct Refused: Error {}
 
-    @Test(.timeLimit(Self.hangLimit))
+    @Test(.timeLimit(.hang))
     func aHolderThatThrowsReleasesTheLock() async throws {
         let store = try SaveTestStore(.postgres)
         let stores = try [store.container(), store.container()].map(Self.store)

@@ -34,9 +34,7 @@ import Testing
     /// Four contexts each make 50 saves (an insert, an update of one of their seeded items and of
     /// their previous insert) at the same time. The merging context's registered seeds end with
     /// the last saved values, it received one merge per save, and every row is in the store.
-    // Async: its awaits wait for a cooperative thread behind the synchronous tests running
-    // meanwhile (minutes, on two cores), so the limit only catches a hang.
-    @Test(.timeLimit(.minutes(10)), arguments: Merger.allCases)
+    @Test(.timeLimit(.hang), arguments: Merger.allCases)
     func concurrentSavesAllMergeIntoAnAutoMergingContext(merger: Merger) async throws {
         let stack = try TestStack(.sqlite)
         let seeder = stack.newContext()
@@ -152,9 +150,7 @@ import Testing
     /// Four contexts with `.mergeByPropertyObjectTrump` each set a different property of the same
     /// object 50 times, concurrently, every save based on a stale version. Every save succeeds,
     /// no property update is lost, and the merging context ends with the stored values.
-    // Async: its awaits wait for a cooperative thread behind the synchronous tests running
-    // meanwhile (minutes, on two cores), so the limit only catches a hang.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.hang))
     func objectTrumpKeepsEveryContextsPropertyWhenAllWriteOneObject() async throws {
         let stack = try TestStack(.sqlite)
         let seeder = stack.newContext()
@@ -234,7 +230,7 @@ import Testing
 
     /// Two contexts change the same property of the same object at the same time with
     /// `.mergeByPropertyObjectTrump`: both saves succeed and the store holds one of the values.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.hang))
     func objectTrumpLetsBothConcurrentSavesSucceed() throws {
         let stack = try TestStack(.sqlite)
         for round in 0..<20 {
@@ -251,7 +247,7 @@ import Testing
     /// The same race with the default `.error` policy: exactly the save that commits second throws
     /// `mergeConflict`, naming the object; nothing of it is written and the context keeps its
     /// change, which a retry with a merging policy then saves.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.hang))
     func errorPolicyFailsExactlyTheLosingSave() throws {
         let stack = try TestStack(.sqlite)
         for round in 0..<20 {
@@ -293,7 +289,7 @@ import Testing
     /// both succeed) while a third context merges automatically. Once the merges are in, the
     /// merging context must hold what the store holds: the merge of the earlier save must not
     /// win because it reached the merging context's queue after the later one.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.hang))
     func autoMergedObjectMatchesTheStoreAfterRacingSaves() throws {
         let stack = try TestStack(.sqlite)
         let observer = stack.newContext()
@@ -329,7 +325,7 @@ import Testing
     /// The same reordering, made certain: a did-save observer of the first context saves the
     /// second context, so the newer save's merge is enqueued on the merging context before the
     /// older one's. The merging context must still end with the newer values.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.hang))
     func mergeOfAnOlderSaveArrivingLastDoesNotWin() throws {
         let stack = try TestStack(.sqlite)
         let (contexts, id) = try Self.twoContextsHoldingOneItem(stack, policy: .mergeByPropertyObjectTrump)

@@ -52,9 +52,7 @@ import Testing
         }),
     ]
 
-    // Async: its awaits wait for a cooperative thread behind the synchronous tests running
-    // meanwhile (minutes, on two cores), so the limit only catches a hang.
-    @Test(.timeLimit(.minutes(10)), arguments: StoreKind.sqlStores)
+    @Test(.timeLimit(.hang), arguments: StoreKind.sqlStores)
     func jsonBatchesFollowAnotherProcessesSaves(_ kind: StoreKind) async throws {
         let stack = try TestStack(kind)
         try WorldCupData.seed(stack.newContext())
@@ -84,9 +82,7 @@ import Testing
     }
 
     /// The text form: a line per change, with the object's values in the entity's order.
-    // Async: its awaits wait for a cooperative thread behind the synchronous tests running
-    // meanwhile (minutes, on two cores), so the limit only catches a hang.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.timeLimit(.hang))
     func textPrintsEachChange() async throws {
         let stack = try TestStack()
         try WorldCupData.seed(stack.newContext())
