@@ -54,7 +54,8 @@ enum UnmergedCommit: Sendable {
 /// with how far behind the context runs (a reader behind by a hundred 500-row commits would
 /// otherwise look for each row it reads in each of them).
 struct UnmergedCommits: Sendable {
-    private var commits: [UnmergedCommit] = []
+    /// Each commit with the rows it touches, worked out once for joining and leaving.
+    private var commits: [(commit: UnmergedCommit, touched: Set<ManagedObjectID>)] = []
     /// The number of the oldest commit; later ones follow on.
     private var firstNumber = 0
     /// The numbers of the commits that touch each row, ascending.
@@ -64,15 +65,16 @@ struct UnmergedCommits: Sendable {
 
     mutating func append(_ commit: UnmergedCommit) {
         let number = firstNumber + commits.count
-        commits.append(commit)
-        for id in commit.touchedIDs { touching[id, default: []].append(number) }
+        let touched = commit.touchedIDs
+        commits.append((commit, touched))
+        for id in touched { touching[id, default: []].append(number) }
     }
 
     /// Takes out the oldest commit; nil when there is none.
     mutating func removeFirst() -> UnmergedCommit? {
         guard !commits.isEmpty else { return nil }
-        let commit = commits.removeFirst()
-        for id in commit.touchedIDs {
+        let (commit, touched) = commits.removeFirst()
+        for id in touched {
             guard var numbers = touching[id] else { continue }
             numbers.removeFirst()
             touching[id] = numbers.isEmpty ? nil : numbers
@@ -93,7 +95,7 @@ struct UnmergedCommits: Sendable {
         var row = now
         var settled = Set<Int>()
         for number in touching[id] ?? [] {
-            switch commits[number - firstNumber].rowBefore(id) {
+            switch commits[number - firstNumber].commit.rowBefore(id) {
             case nil:
                 continue
             case .absent:

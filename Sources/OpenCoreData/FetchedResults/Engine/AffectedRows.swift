@@ -73,7 +73,7 @@ struct AffectedRowCollector {
         var rows: [Int64: AffectedRow] = [:]
         for id in event.deleted {
             guard let rowKey = coding.rowKey(for: id) else { continue }
-            rows[rowKey] = AffectedRow(rowKey: rowKey, object: nil, keysChanged: true, oldKey: preImages[id].map(reader.values(in:)))
+            rows[rowKey] = AffectedRow(rowKey: rowKey, object: nil, keysChanged: true, oldKey: oldKey(of: rowKey, preImages[id]))
         }
         let changed = event.inserted.union(event.updated).union(event.refreshed.map(\.objectID))
         var unread: [ManagedObjectID] = []
@@ -92,13 +92,19 @@ struct AffectedRowCollector {
                 object = nil
             }
             let keys = event.changedKeys[id]
-            // The old key is looked for only among the results: a merge's rows are mostly
-            // elsewhere for most of a context's controllers, which all see them.
             rows[rowKey] = AffectedRow(rowKey: rowKey, object: object.flatMap { $0.isDeleted ? nil : $0 },
                                        keysChanged: event.inserted.contains(id) || keys.map { !$0.isDisjoint(with: engine.configuration.positionKeys) } ?? true,
-                                       oldKey: engine.mayHold(rowKey) ? preImages[id].map(reader.values(in:)) : nil)
+                                       oldKey: oldKey(of: rowKey, preImages[id]))
         }
         return Array(rows.values)
+    }
+
+    /// A merged row's sort key before the merge, from its pre-image; only for a row that may be
+    /// among the results, the one place it is looked for: a merge's rows are mostly elsewhere
+    /// for most of a context's controllers, which all see them.
+    private func oldKey(of rowKey: Int64, _ preImage: RowSnapshot?) -> SortKeyReader.Key? {
+        guard engine.mayHold(rowKey) else { return nil }
+        return preImage.map(reader.values(in:))
     }
 
     private func remappedRows(_ mapping: IDMapping) -> [AffectedRow] {
