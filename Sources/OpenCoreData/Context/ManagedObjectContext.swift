@@ -113,6 +113,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Renamings applied to the registry but not reported to observers yet.
     var unreportedRenamings: [IDMapping] = []
     var observers: [ObserverToken: (ContextEvent) -> Void] = [:]
+    /// The one observer through which the context's tracking fetched results controllers hear
+    /// it, made by the first of them (see ``ResultsSource/mergeRouter``).
+    var mergeRouter: MergeRouter?
     /// The event being delivered, so that changedValuesForCurrentEvent() answers during delivery.
     var deliveringEvent: ContextEvent?
     var streamSubscribers: [UUID: StreamSubscriber] = [:]

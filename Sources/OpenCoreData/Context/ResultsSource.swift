@@ -25,8 +25,12 @@ struct ResultsSource {
         context.addObserver(handler)
     }
 
-    func stopObserving(_ token: ObserverToken) {
-        context.removeObserver(token)
+    /// The context's router of events to its tracking controllers, made on first use.
+    var mergeRouter: MergeRouter {
+        if let router = context.mergeRouter { return router }
+        let router = MergeRouter(source: self)
+        context.mergeRouter = router
+        return router
     }
 
     // MARK: The request

@@ -32,14 +32,30 @@ extension AnyFetchedResultsController {
     func updateTracking() {
         let wantsTracking = delegateForm != .none || hasSubscribers
         if wantsTracking, observerToken == nil {
-            observerToken = source.observe { [weak self] event in self?.contextDidChange(event) }
+            observerToken = source.mergeRouter.add(self)
         } else if !wantsTracking, let observerToken {
-            source.stopObserving(observerToken)
+            source.mergeRouter.remove(observerToken)
             self.observerToken = nil
         }
     }
 
-    private func contextDidChange(_ event: ContextEvent) {
+    /// Whether a merge must reach the controller whole, rather than only with the rows its
+    /// router finds concern it: while it is behind, delivering, writing a cache after each merge,
+    /// or before it has read the request's predicate as it stands now.
+    var followsEveryMergedRow: Bool {
+        engine == nil || staleness != nil || isDeliveringChanges || !deferredEvents.isEmpty || cacheName != nil
+            || followedPredicateRevision != requestPredicateRevision()
+    }
+
+    /// A merge without rows that concern the controller: its results stay as they are, and its
+    /// rows now match the store after the merged commit.
+    func mergeSkipped(_ merge: ContextEvent.DidMerge) {
+        followCommit(of: .didMerge(merge))
+    }
+
+    /// Hears one event of the context, from the router: a merge only with the rows that concern
+    /// the controller.
+    func contextDidChange(_ event: ContextEvent) {
         guard engine != nil else { return }
         if delegate == nil, delegateForm != .none {
             // The delegate went away: stop tracking, as Core Data does at the next batch.
@@ -75,7 +91,9 @@ extension AnyFetchedResultsController {
         }
         // Core Data reads the request's predicate again for every batch.
         do {
+            let revision = requestPredicateRevision()
             try engine.follow(requestPredicate: currentRequest().predicate())
+            followedPredicateRevision = revision
         } catch {
             Log.context.error("the fetch request's predicate no longer fits: \(error); changes are classified with the previous one")
         }

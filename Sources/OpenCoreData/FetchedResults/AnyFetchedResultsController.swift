@@ -23,12 +23,20 @@ open class AnyFetchedResultsController: @unchecked Sendable {
         didSet { delegateDidChange() }
     }
 
-    var engine: FetchedResultsEngine?
+    var engine: FetchedResultsEngine? {
+        didSet { engineGeneration &+= 1 }
+    }
+    /// Counts assignments to ``engine``, so that a router can tell its engine is the one it
+    /// indexed without holding a reference to it.
+    private(set) var engineGeneration = 0
     var objects: ResultObjects?
     /// Results of a dictionary request, which are fetched but not followed.
     var dictionaryResults: [Any]?
     var delegateForm = DelegateForm.none
     var observerToken: ObserverToken?
+    /// The request's ``FetchRequest/predicateRevision`` when the engine last followed its
+    /// predicate.
+    var followedPredicateRevision: Int?
     /// Events heard while a batch was being delivered, processed once it is delivered.
     var deferredEvents: [ContextEvent] = []
     var isDeliveringChanges = false
@@ -51,7 +59,7 @@ open class AnyFetchedResultsController: @unchecked Sendable {
     deinit {
         if let observerToken {
             let source = source
-            source.context.perform { source.stopObserving(observerToken) }
+            source.context.perform { source.mergeRouter.remove(observerToken) }
         }
         subscriberLock.withLock {
             for continuation in changeSubscribers.values { continuation.finish() }
@@ -62,6 +70,12 @@ open class AnyFetchedResultsController: @unchecked Sendable {
 
     /// The request, without its result type; overridden by ``FetchedResultsController``.
     func currentRequest() -> AnyFetchRequest {
+        preconditionFailure("AnyFetchedResultsController is abstract; create a FetchedResultsController")
+    }
+
+    /// The request's ``FetchRequest/predicateRevision``, read without copying
+    /// ``currentRequest()``: a router asks every controller at every merge.
+    func requestPredicateRevision() -> Int {
         preconditionFailure("AnyFetchedResultsController is abstract; create a FetchedResultsController")
     }
 

@@ -56,6 +56,8 @@ public final class FetchedResultsController<ResultType: FetchRequestResult>: Any
 
     override func currentRequest() -> AnyFetchRequest { request }
 
+    override func requestPredicateRevision() -> Int { fetchRequest.predicateRevision }
+
     /// The fetched objects, in order, across sections; nil before
     /// ``AnyFetchedResultsController/performFetch()``. The collection is a snapshot: later changes
     /// do not alter it. Objects are created when read and load their values a batch at a time.

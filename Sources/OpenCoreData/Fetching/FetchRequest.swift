@@ -38,7 +38,13 @@ public final class FetchRequest<ResultType: FetchRequestResult>: @unchecked Send
     /// The entity to fetch, when given directly; otherwise resolved from ``entityName``.
     public var entity: EntityDescription?
     /// The condition results meet; nil for every object of the entity.
-    public var predicate: FetchPredicate?
+    public var predicate: FetchPredicate? {
+        didSet { predicateRevision &+= 1 }
+    }
+    /// Counts assignments to ``predicate``: a fetched results controller, which reads the
+    /// predicate again for every batch as Core Data does, tells by it that the predicate it
+    /// last read still stands without comparing the two.
+    private(set) var predicateRevision = 0
     /// The order of the results; ties are broken by object ID, so equal keys keep a stable order.
     public var sortDescriptors: [FetchSortDescriptor]?
     /// The most results to return; 0 for no limit.

@@ -50,7 +50,7 @@ import Testing
                       (sectioned: false, seed: UInt64(3)), (sectioned: true, seed: UInt64(4))])
     func batchesStayValidForTheListAcrossFailedReads(sectioned: Bool, seed: UInt64) throws {
         var generator = SplitMix64(seed: seed)
-        let (stack, reads, seededIDs) = try Self.seededStore(count: 300, generator: &generator)
+        let (stack, reads, seededIDs) = try Self.seededStore(count: 600, generator: &generator)
         let context = stack.newContext()
         var titles: [ManagedObjectID: String] = [:]
         for (number, id) in seededIDs.enumerated() { titles[id] = String(format: "c%04d", number) }

@@ -15,7 +15,16 @@ final class FetchedResultsEngine {
     private let heads: ChunkHeads
     /// The predicate changes are classified with: the request's, read again before each batch
     /// (``follow(requestPredicate:)``).
-    private(set) var predicate: ResolvedPredicate?
+    private(set) var predicate: ResolvedPredicate? {
+        didSet {
+            rowGuard = RowGuard(predicate)
+            guardRevision += 1
+        }
+    }
+    /// What the predicate asks of a row's own attributes, for routing merged rows.
+    private(set) var rowGuard: RowGuard
+    /// Counts changes of ``rowGuard``, for routers that index it.
+    private(set) var guardRevision = 0
     /// The request's predicate that ``predicate`` was last resolved from; `.none` until the
     /// first batch. Resolving allocates a tree, and a server's thousands of controllers each see
     /// every merge, so an unchanged request is not resolved again.
@@ -27,9 +36,11 @@ final class FetchedResultsEngine {
         self.coding = coding
         self.index = index
         predicate = configuration.plan.predicate
+        rowGuard = RowGuard(configuration.plan.predicate)
         reader = SortKeyReader(sortKeys: configuration.plan.sortKeys, coding: coding, source: source, resultCount: index.count)
         filter = RowFilter(index.allRowKeys, expectedCount: index.count)
         heads = ChunkHeads(index: index, reader: reader)
+        reader.resultRows = { [unowned self] limit in self.index.count <= limit ? self.index.allRowKeys : nil }
     }
 
     /// A batch ready to be reported and applied.
@@ -124,7 +135,10 @@ final class FetchedResultsEngine {
     func apply(_ batch: PreparedBatch, indexTitle: (String) -> String?) {
         index.apply(batch.classified, indexTitle: indexTitle)
         for change in batch.classified.rowChanges where change.type == .delete {
-            if let rowKey = change.oldRowKey { reader.forget(rowKey) }
+            if let rowKey = change.oldRowKey {
+                reader.forget(rowKey)
+                filter.remove(rowKey)
+            }
         }
         for (rowKey, key) in batch.newKeys {
             reader.remember(key, for: rowKey)

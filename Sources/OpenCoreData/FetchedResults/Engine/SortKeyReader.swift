@@ -23,6 +23,10 @@ final class SortKeyReader {
     private var generationSize: Int
     /// The store reader of the search in progress, if any.
     private var session: (([ManagedObjectID]) throws -> [[PropertyValue]?])?
+    /// The rows of the results now, when there are at most so many; set by the engine. A search
+    /// that must read the store reads the keys of all of them when they are few
+    /// (``restOfSmallResults(besides:)``).
+    var resultRows: ((_ atMost: Int) -> [Int64]?)?
 
     init(sortKeys: [ResolvedSortKey], coding: RowKeyCoding, source: ResultsSource, resultCount: Int) {
         self.sortKeys = sortKeys
@@ -117,10 +121,15 @@ final class SortKeyReader {
         guard !unread.isEmpty else { return result }
         storeReads += 1
         if let session {
-            for ((index, _), key) in zip(unread, try session(unread.map(\.id))) {
+            let rest = restOfSmallResults(besides: rowKeys)
+            let read = try session(unread.map(\.id) + rest.map(coding.objectID(for:)))
+            for ((index, _), key) in zip(unread, read) {
                 guard let key else { continue }
                 remember(key, for: rowKeys[index])
                 result[index] = key
+            }
+            for (rowKey, key) in zip(rest, read.dropFirst(unread.count)) {
+                if let key { remember(key, for: rowKey) }
             }
         } else {
             let indexByID = Dictionary(unread.map { ($0.id, $0.index) }, uniquingKeysWith: { first, _ in first })
@@ -134,6 +143,25 @@ final class SortKeyReader {
             for (index, _) in unread where result[index] == nil { result[index] = knownKey(of: rowKeys[index]) }
         }
         return result
+    }
+
+    /// The other rows of results small enough for the cache to hold every key, whose keys are not
+    /// known: read with the keys a search needs, a few hundred rows cost about what the round
+    /// trip does, and the next searches read nothing. A server keeps thousands of such small
+    /// lists, and a search of one that knows no keys would otherwise read the store at every
+    /// probe of every batch. Rows whose objects are in memory take their keys from there.
+    private func restOfSmallResults(besides asked: [Int64]) -> [Int64] {
+        guard let rows = resultRows?(generationSize) else { return [] }
+        let asked = Set(asked)
+        var rest: [Int64] = []
+        for rowKey in rows where !asked.contains(rowKey) && knownKey(of: rowKey) == nil {
+            if let key = keyInMemory(of: coding.objectID(for: rowKey)) {
+                remember(key, for: rowKey)
+            } else {
+                rest.append(rowKey)
+            }
+        }
+        return rest
     }
 
     /// The key of a registered object from its values in memory, leaving out changes made since

@@ -2,15 +2,29 @@
 /// certain, so a change to an object outside the results costs no search; "maybe" is checked by
 /// a search. Removed rows are not cleared (a Bloom filter cannot forget); the filter is rebuilt
 /// when such stale entries or growth make "maybe" too frequent.
+///
+/// Results of at most ``exactLimit`` rows keep the rows themselves instead, and answer exactly:
+/// a server keeps thousands of such small lists, and every merged row is asked about in each,
+/// so a Bloom filter's 1 to 5% of false "maybe"s would each cost a search (and a store read)
+/// in most of them.
 struct RowFilter: Sendable {
     private var bits: [UInt64]
     private var mask: UInt64
     /// Rows added since the last rebuild, removed or not.
     private var entries = 0
+    /// The rows, for small results; nil for a Bloom filter.
+    private var exact: Set<Int64>?
 
     private static let bitsPerRow = 16
+    static let exactLimit = 1024
 
     init<Keys: Sequence<Int64>>(_ keys: Keys, expectedCount: Int) {
+        if expectedCount <= Self.exactLimit {
+            exact = Set(keys)
+            bits = []
+            mask = 0
+            return
+        }
         let wanted = max(1024, expectedCount * Self.bitsPerRow)
         var size = 1024
         while size < wanted { size <<= 1 }
@@ -20,21 +34,32 @@ struct RowFilter: Sendable {
     }
 
     func mayContain(_ key: Int64) -> Bool {
+        if let exact { return exact.contains(key) }
         let (first, second) = hashes(key)
         return isSet(first) && isSet(second)
     }
 
     mutating func add(_ key: Int64) {
+        if exact != nil {
+            exact?.insert(key)
+            return
+        }
         let (first, second) = hashes(key)
         bits[Int(first >> 6)] |= 1 << (first & 63)
         bits[Int(second >> 6)] |= 1 << (second & 63)
         entries += 1
     }
 
-    /// Whether the filter holds so many entries for its size (counting removed rows) that it
-    /// should be rebuilt from the current rows.
+    /// Forgets a row that left the results; only the exact form can.
+    mutating func remove(_ key: Int64) {
+        exact?.remove(key)
+    }
+
+    /// Whether the filter should be rebuilt from the current rows: a Bloom filter holding so many
+    /// entries for its size (counting removed rows), or rows grown past the exact form's limit.
     func needsRebuild(currentCount: Int) -> Bool {
-        entries * Self.bitsPerRow > bits.count * 64 || entries > 2 * max(currentCount, 512)
+        if exact != nil { return currentCount > 2 * Self.exactLimit }
+        return entries * Self.bitsPerRow > bits.count * 64 || entries > 2 * max(currentCount, 512)
     }
 
     private func isSet(_ bit: UInt64) -> Bool {
