@@ -68,31 +68,19 @@ struct AffectedRowCollector {
     }
 
     private func mergedRows(of event: ContextEvent.DidMerge) throws -> [AffectedRow] {
-        let snapshots = Dictionary(event.committedRows.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+        // Objects are found as the context's router found them when it routed the merge: the
+        // same ones, registered by then.
+        let digest = MergeDigest(event, source: source)
         let preImages = event.preImages
         var rows: [Int64: AffectedRow] = [:]
         for id in event.deleted {
             guard let rowKey = coding.rowKey(for: id) else { continue }
             rows[rowKey] = AffectedRow(rowKey: rowKey, object: nil, keysChanged: true, oldKey: oldKey(of: rowKey, preImages[id]))
         }
-        let changed = event.inserted.union(event.updated).union(event.refreshed.map(\.objectID))
-        var unread: [ManagedObjectID] = []
-        for id in changed where source.registeredObject(for: id) == nil && snapshots[id] == nil {
-            unread.append(id)
-        }
-        let read = Dictionary(try source.snapshotsAsSeen(for: unread).map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
-        for id in changed {
+        for id in event.inserted.union(event.updated).union(event.refreshed.map(\.objectID)) {
             guard let rowKey = coding.rowKey(for: id), rows[rowKey] == nil else { continue }
-            let object: ManagedObject?
-            if let registered = source.registeredObject(for: id) {
-                object = registered
-            } else if let snapshot = snapshots[id] ?? read[id] {
-                object = source.object(for: snapshot)
-            } else {
-                object = nil
-            }
             let keys = event.changedKeys[id]
-            rows[rowKey] = AffectedRow(rowKey: rowKey, object: object.flatMap { $0.isDeleted ? nil : $0 },
+            rows[rowKey] = AffectedRow(rowKey: rowKey, object: try digest.object(for: id),
                                        keysChanged: event.inserted.contains(id) || keys.map { !$0.isDisjoint(with: engine.configuration.positionKeys) } ?? true,
                                        oldKey: oldKey(of: rowKey, preImages[id]))
         }

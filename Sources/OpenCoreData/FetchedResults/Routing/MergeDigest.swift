@@ -1,6 +1,7 @@
 /// A merge's changed rows, worked out once for all the tracking controllers of a context: by
-/// entity, with the object each row now has in the context, found as a controller's batch finds
-/// it (``AffectedRowCollector``), so that the batch later finds the same objects registered.
+/// entity, with the object each row now has in the context. A controller's batch
+/// (``AffectedRowCollector``) finds its rows' objects through a digest of its own, which finds
+/// them registered by the router's.
 final class MergeDigest {
     let merge: ContextEvent.DidMerge
     private let source: ResultsSource

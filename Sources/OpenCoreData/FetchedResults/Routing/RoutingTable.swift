@@ -114,8 +114,8 @@ struct RoutingTable {
             do {
                 for row in rows {
                     guard let object = try digest.object(for: row.id) else { continue }
-                    for member in candidates(in: group, for: object) where entries[member].engine?.rowGuard.admits(object) ?? true {
-                        routed[member].append(row.id)
+                    forEachCandidate(in: group, for: object) { member in
+                        if entries[member].engine?.rowGuard.admits(object) ?? true { routed[member].append(row.id) }
                     }
                 }
             } catch {
@@ -129,17 +129,16 @@ struct RoutingTable {
         return routes
     }
 
-    /// The members whose guard the object's values might pass: those its values pick out in the
-    /// index, and those not indexed.
-    private func candidates(in group: Group, for object: ManagedObject) -> [Int] {
-        var candidates = group.unkeyed
+    /// Calls `body` with each member whose guard the object's values might pass: those not
+    /// indexed, and those its values pick out in the index.
+    private func forEachCandidate(in group: Group, for object: ManagedObject, _ body: (Int) -> Void) {
+        group.unkeyed.forEach(body)
         for (attribute, members) in group.keyed.values {
             switch MatchKey.lookup(object.attributeValue(attribute)) {
-            case .key(let key): candidates += members[key] ?? []
+            case .key(let key): members[key]?.forEach(body)
             case .none: break
-            case .any: candidates += members.values.joined()
+            case .any: members.values.joined().forEach(body)
             }
         }
-        return candidates
     }
 }
