@@ -3,6 +3,22 @@ import OpenCoreData
 import Testing
 
 @Suite struct ContextTests {
+    /// Each context has a user info dictionary of its own, kept across saves and resets, which
+    /// the library never reads.
+    @Test func userInfoBelongsToItsContext() throws {
+        let stack = try TestStack()
+        let context = stack.newContext()
+        let other = stack.newContext()
+        try context.performAndWait {
+            context.userInfo["importRun"] = 7
+            makeTeam("Ghana", in: context)
+            try context.save()
+            context.reset()
+            #expect(context.userInfo["importRun"] as? Int == 7)
+        }
+        other.performAndWait { #expect(other.userInfo.count == 0) }
+    }
+
     @discardableResult
     private func makeTeam(_ name: String, wins: Int16 = 0, in context: ManagedObjectContext) -> Team {
         let team = Team(context: context)

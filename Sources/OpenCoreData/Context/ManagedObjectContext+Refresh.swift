@@ -16,11 +16,13 @@ extension ManagedObjectContext {
             do {
                 if let snapshot = try parentSnapshots(for: [object.objectID]).first {
                     object.mergeCommitted(snapshot, in: self)
+                    object.awake(fromSnapshotEvents: .refresh)
                 }
             } catch {
                 Log.context.error("refreshing \(object.objectID): \(error)")
             }
         } else {
+            object.willTurnIntoFault()
             object.revertChanges()
             changedSet.remove(object)
             pending.updated.remove(object)
@@ -28,6 +30,7 @@ extension ManagedObjectContext {
             object.eventValues = [:]
             object.faultSource = nil
             object.state.isFault = true
+            object.didTurnIntoFault()
         }
         pending.refreshed.insert(object)
         scheduleProcessingPendingChanges()
@@ -72,6 +75,9 @@ extension ManagedObjectContext {
         insertedSet.removeAll()
         deletedSet.removeAll()
         changedSet.removeAll()
+        for object in changed.union(deleted) where !inserted.contains(object) {
+            object.awake(fromSnapshotEvents: .rollback)
+        }
         scheduleProcessingPendingChanges()
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Dispatch
 import Synchronization
 
@@ -39,6 +39,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// A name for logs and debugging, recorded as the ``PersistentHistoryTransaction/contextName``
     /// of the context's saves.
     public var name: String?
+
+    /// Your own information about the context, as Core Data's `userInfo`: a mutable dictionary the
+    /// library never reads. Use it on the context's queue.
+    ///
+    /// ```swift
+    /// context.userInfo["importRun"] = runID
+    /// ```
+    public let userInfo = NSMutableDictionary()
 
     /// Who the context's saves are by, recorded as their
     /// ``PersistentHistoryTransaction/author`` in the store's persistent history: set it to tell

@@ -190,6 +190,21 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// changed (or brought back) here: its changes are ignored.
     open func didSave() {}
 
+    /// Called before the object turns back into a fault (``ManagedObjectContext/refresh(_:mergeChanges:)``
+    /// discarding its values): its values are still there. Release what you derived from them
+    /// (caches, observers) here or in ``didTurnIntoFault()``.
+    open func willTurnIntoFault() {}
+
+    /// Called after the object turned into a fault: ``isFault`` is true, and reading a property
+    /// would load its saved values again.
+    open func didTurnIntoFault() {}
+
+    /// Called after the context replaced the object's values other than by fetching them: with
+    /// `.refresh` when ``ManagedObjectContext/refresh(_:mergeChanges:)`` reloaded them under its
+    /// unsaved changes, and with `.rollback` when ``ManagedObjectContext/rollback()`` restored its
+    /// saved values (a changed or deleted object). Recompute what you derived from the values.
+    open func awake(fromSnapshotEvents flags: SnapshotEventType) {}
+
     /// Called when the object is deleted, before its delete rules run. ``isDeleted`` is already
     /// true, and ``isInserted`` still says whether the object was new (never saved).
     open func prepareForDeletion() {}

@@ -1,0 +1,21 @@
+/// Why ``ManagedObject/awake(fromSnapshotEvents:)`` is called: Core Data's `NSSnapshotEventType`,
+/// with its raw values.
+public struct SnapshotEventType: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt
+
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+
+    /// An undone insertion (there is no undo manager yet: not sent).
+    public static let undoInsertion = SnapshotEventType(rawValue: 1 << 1)
+    /// An undone deletion (not sent yet).
+    public static let undoDeletion = SnapshotEventType(rawValue: 1 << 2)
+    /// An undone update (not sent yet).
+    public static let undoUpdate = SnapshotEventType(rawValue: 1 << 3)
+    /// ``ManagedObjectContext/rollback()`` restored the object's saved values.
+    public static let rollback = SnapshotEventType(rawValue: 1 << 4)
+    /// ``ManagedObjectContext/refresh(_:mergeChanges:)`` reloaded the object's values under its
+    /// unsaved changes.
+    public static let refresh = SnapshotEventType(rawValue: 1 << 5)
+    /// A merge policy resolved a conflict by changing the object (not sent yet).
+    public static let mergePolicy = SnapshotEventType(rawValue: 1 << 6)
+}
