@@ -143,6 +143,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // Model files in Xcode's format, copied as they are (Docs/ModelFiles.md).
+            resources: [
+                .copy("ModelFiles/Library.xcdatamodeld"), .copy("ModelFiles/Shelves.xcdatamodel"),
+                .copy("ModelFiles/Garden.xcdatamodeld"),
+            ],
             swiftSettings: strictSwift
         ),
     ]

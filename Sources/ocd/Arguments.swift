@@ -2,7 +2,7 @@
 /// command takes: every problem is a ``ToolError/usage(_:)`` naming it.
 struct Arguments {
     let command: Command
-    /// The store's path or URL, as given.
+    /// The store's path or URL, as given; for `generate`, the model file's path.
     let storePath: String
     private let values: [String: String]
     private let flags: Set<String>
@@ -41,9 +41,9 @@ struct Arguments {
                 throw .usage("'ocd \(command.rawValue)' has no option --\(option)")
             }
         }
-        guard let storePath = positional.first else { throw .usage("missing STORE: the path of the store's SQLite file, or its postgres:// URL") }
+        guard let storePath = positional.first else { throw .usage("missing \(command.positionalArgument)") }
         guard positional.count == 1 else {
-            throw .usage("unexpected argument '\(positional[1])' (one STORE only)")
+            throw .usage("unexpected argument '\(positional[1])' (one \(command.positionalArgument.prefix { $0 != ":" }) only)")
         }
         self.storePath = storePath
         self.values = values

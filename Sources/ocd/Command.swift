@@ -1,6 +1,6 @@
 /// The commands `ocd` runs, and the options each one takes.
 enum Command: String, CaseIterable {
-    case info, fetch, history, watch
+    case info, fetch, history, watch, generate
 
     /// Options followed by a value (`--entity Team`, or `--entity=Team`).
     var valueOptions: Set<String> {
@@ -9,6 +9,15 @@ enum Command: String, CaseIterable {
         case .fetch: ["entity", "predicate", "sort", "limit"]
         case .history: ["after"]
         case .watch: ["entity", "predicate", "sort", "section"]
+        case .generate: ["output"]
+        }
+    }
+
+    /// What the one positional argument is, for the message when it is missing.
+    var positionalArgument: String {
+        switch self {
+        case .generate: "MODEL: the path of an .xcdatamodeld or .xcdatamodel"
+        default: "STORE: the path of the store's SQLite file, or its postgres:// URL"
         }
     }
 
@@ -21,6 +30,7 @@ enum Command: String, CaseIterable {
         case .info, .history: []
         case .fetch: ["entity"]
         case .watch: ["entity", "sort"]
+        case .generate: ["output"]
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-// `ocd`: reads and watches an OpenCoreData SQLite store, read-only, without the app's classes.
+// `ocd`: reads and watches an OpenCoreData store, read-only, without the app's classes, and
+// writes the classes of a Core Data model file.
 // The commands are in Command.swift, the usage in Usage.swift.
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first.map({ ["help", "--help", "-h"].contains($0) }) ?? false {
@@ -14,6 +15,7 @@ do {
     case .fetch: try FetchCommand.run(parsed)
     case .history: try HistoryCommand.run(parsed)
     case .watch: try WatchCommand.run(parsed)
+    case .generate: try GenerateCommand.run(parsed)
     }
     exit(0)
 } catch {

@@ -22,14 +22,29 @@ extension ManagedObjectContext {
                                 key: key, message: message)
     }
 
+    /// The attribute's validation predicates its value fails, each with its code and warning.
+    private func predicateFailures(of object: ManagedObject, _ attribute: AttributeDescription) -> [ValidationError.Failure] {
+        let value = object.value(forKey: attribute.name)
+        return attribute.validationRules.filter { !$0.predicate.evaluate(with: value) }.map { rule in
+            let warning = rule.warning.isEmpty ? "" : ": \(rule.warning)"
+            return failure(rule.code, object, attribute.name,
+                           "\(value.map { String(describing: $0) } ?? "nil") does not satisfy \(rule.predicate.predicateFormat)\(warning)")
+        }
+    }
+
     private func propertyFailures(of object: ManagedObject) -> [ValidationError.Failure] {
         var failures: [ValidationError.Failure] = []
         for property in object.entity.slots {
             switch property {
             case let attribute as AttributeDescription:
-                if !attribute.isOptional, object.attributeValue(at: attribute.slot).isNull {
+                let isNull = object.attributeValue(at: attribute.slot).isNull
+                if !attribute.isOptional, isNull {
                     failures.append(failure(ValidationError.missingMandatoryProperty, object, attribute.name,
                                             "is required but has no value"))
+                }
+                if !isNull, !attribute.validationRules.isEmpty,
+                   object.state.isInserted || object.changedSlots.contains(attribute.slot) {
+                    failures += predicateFailures(of: object, attribute)
                 }
             case let relationship as RelationshipDescription where relationship.isToMany:
                 guard object.state.isInserted || object.changedSlots.contains(relationship.slot) else { continue }

@@ -26,6 +26,8 @@ open class PersistentContainer: @unchecked Sendable {
     public var persistentStoreDescriptions: [PersistentStoreDescription]
     /// The main-queue context for UI code. Use it on the main queue, or in `performAndWait`.
     public let viewContext: ManagedObjectContext
+    /// Why ``init(name:)`` found no usable model file; ``loadPersistentStores()`` throws it.
+    var modelFileError: ModelError?
 
     /// Creates a container for a model.
     ///
@@ -66,10 +68,11 @@ open class PersistentContainer: @unchecked Sendable {
 
     /// Loads every store description.
     ///
-    /// - Throws: ``ModelError`` if the model is invalid; ``PersistentStoreError`` if a store cannot be
+    /// - Throws: ``ModelError`` if the model is invalid, or ``init(name:)`` found no usable model file; ``PersistentStoreError`` if a store cannot be
     ///   opened, is not a database, is damaged, or was made by an incompatible model (the message
     ///   lists the differences). Nothing in an existing store is changed when loading fails.
     public func loadPersistentStores() throws {
+        if let modelFileError { throw modelFileError }
         for description in persistentStoreDescriptions {
             try persistentStoreCoordinator.addPersistentStore(with: description)
         }
@@ -78,6 +81,10 @@ open class PersistentContainer: @unchecked Sendable {
     /// Loads every store description, calling `block` once per description with its outcome
     /// (synchronously, before returning), as Core Data does.
     public func loadPersistentStores(completionHandler block: (PersistentStoreDescription, (any Error)?) -> Void) {
+        if let modelFileError {
+            for description in persistentStoreDescriptions { block(description, modelFileError) }
+            return
+        }
         for description in persistentStoreDescriptions {
             persistentStoreCoordinator.addPersistentStore(with: description, completionHandler: block)
         }

@@ -31,6 +31,10 @@ public struct ModelError: CoreDataCodedError {
     /// to-many, transient) or the same property twice.
     public static let invalidConstraint = CoreDataErrorCode(140009, "invalidConstraint")
 
+    /// A model file is missing, is not well-formed XML, or holds a value that does not fit its
+    /// element (the message names the file, element and line).
+    public static let invalidModelFile = CoreDataErrorCode(140010, "invalidModelFile")
+
     package init(_ code: CoreDataErrorCode, _ message: String) {
         self.code = code
         self.message = message

@@ -65,6 +65,21 @@ public struct ValidationError: CoreDataCodedError {
     /// A deleted object still has objects in a relationship whose delete rule is deny.
     public static let relationshipDeniedDelete = CoreDataErrorCode(1600, "relationshipDeniedDelete")
 
+    /// A number is below its attribute's minimum (a model file's Minimum Value).
+    public static let numberTooSmall = CoreDataErrorCode(1610, "numberTooSmall")
+    /// A number is above its attribute's maximum.
+    public static let numberTooLarge = CoreDataErrorCode(1620, "numberTooLarge")
+    /// A date is later than its attribute's maximum.
+    public static let dateTooLate = CoreDataErrorCode(1630, "dateTooLate")
+    /// A date is earlier than its attribute's minimum.
+    public static let dateTooSoon = CoreDataErrorCode(1640, "dateTooSoon")
+    /// A string is longer than its attribute's maximum length.
+    public static let stringTooLong = CoreDataErrorCode(1660, "stringTooLong")
+    /// A string is shorter than its attribute's minimum length.
+    public static let stringTooShort = CoreDataErrorCode(1670, "stringTooShort")
+    /// A string does not match its attribute's regular expression.
+    public static let stringPatternMatching = CoreDataErrorCode(1680, "stringPatternMatching")
+
     /// Creates an error from failures.
     public init(failures: [Failure]) {
         self.failures = failures

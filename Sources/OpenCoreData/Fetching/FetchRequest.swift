@@ -96,10 +96,14 @@ public final class FetchRequest<ResultType: FetchRequestResult>: @unchecked Send
         guard let entityName else {
             throw ObjectGraphError(ObjectGraphError.unknownEntity, "the fetch request has no entity; set entityName or entity")
         }
-        guard let entity = model.compiledEntity(named: entityName) else {
-            throw ObjectGraphError(ObjectGraphError.unknownEntity, "the model has no entity named '\(entityName)'")
+        if let entity = model.compiledEntity(named: entityName) { return entity }
+        // `Book.fetchRequest()` names the class's default entity name; a model file may give the
+        // class's entity another name, and Core Data's `fetchRequest()` means the class's entity.
+        if let objectClass = ResultType.self as? ManagedObject.Type, objectClass != ManagedObject.self,
+           objectClass.entityName == entityName, let entity = model.entity(for: objectClass) {
+            return entity
         }
-        return entity
+        throw ObjectGraphError(ObjectGraphError.unknownEntity, "the model has no entity named '\(entityName)'")
     }
 }
 

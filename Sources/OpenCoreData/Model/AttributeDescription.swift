@@ -42,6 +42,13 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
         willSet { checkMutable() }
     }
 
+    /// Core Data's permission to keep large values of a binary attribute in files beside the
+    /// store. Values stay in the store's own rows here: Core Data decides per value as well, and
+    /// which way a value is kept is not visible through the API.
+    public var allowsExternalBinaryDataStorage: Bool = false {
+        willSet { checkMutable() }
+    }
+
     /// The default in storage form, set when the model is compiled.
     package internal(set) var defaultStorage: PropertyValue = .null
 

@@ -24,9 +24,21 @@ public final class EntityDescription: @unchecked Sendable, Hashable, CustomStrin
         willSet { checkMutable() }
     }
 
-    /// The name of ``managedObjectClass``. Core Data lets you set this string; Swift on Linux cannot
-    /// look a class up by name, so set ``managedObjectClass`` instead.
-    public var managedObjectClassName: String { String(describing: managedObjectClass) }
+    /// The name of the class that represents the entity's objects: a model file's
+    /// `representedClassName`, or else the name of ``managedObjectClass``.
+    ///
+    /// Setting it does not choose the class: Swift has no run-time lookup of a class by name on
+    /// every platform. ``ManagedObjectModel/init(contentsOf:managedObjectClasses:)`` binds each
+    /// entity of a model file to the class of this name among the classes it is given; in code,
+    /// set ``managedObjectClass``.
+    public var managedObjectClassName: String {
+        get { representedClassName ?? String(describing: managedObjectClass) }
+        set {
+            checkMutable()
+            representedClassName = newValue
+        }
+    }
+    private var representedClassName: String?
 
     /// Whether objects of exactly this entity may be created. Abstract entities exist to be
     /// inherited from.
@@ -78,6 +90,23 @@ public final class EntityDescription: @unchecked Sendable, Hashable, CustomStrin
     /// a constraint migrates an existing store automatically; adding one fails to open a store
     /// whose rows already break it, naming a duplicate.
     public var uniquenessConstraints: [[String]] = [] {
+        willSet { checkMutable() }
+    }
+
+    /// Your own information about the entity, as in a model file's User Info; the library does
+    /// not read it.
+    public var userInfo: [AnyHashable: Any]? {
+        willSet { checkMutable() }
+    }
+
+    /// The entity's name in an earlier version of the model (see
+    /// ``PropertyDescription/renamingIdentifier``).
+    public var renamingIdentifier: String? {
+        willSet { checkMutable() }
+    }
+
+    /// Core Data's `versionHashModifier` (see ``PropertyDescription/versionHashModifier``).
+    public var versionHashModifier: String? {
         willSet { checkMutable() }
     }
 

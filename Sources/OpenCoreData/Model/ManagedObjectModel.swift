@@ -42,6 +42,10 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         willSet { checkMutable() }
     }
 
+    /// Entities by configuration name, in the order configurations were set.
+    var configurationMembers: [(name: String, entities: [EntityDescription])] = []
+    var fetchRequestTemplates: [String: FetchRequest<ManagedObject>] = [:]
+
     private let compilation = Locked<CompilationState>(.notCompiled)
     /// Set (under the lock) once compilation succeeds; read without locking afterwards.
     private(set) var isCompiled = false
@@ -97,7 +101,7 @@ extension ManagedObjectModel {
     }
 
     /// Checks the model and freezes it, once. Later calls return the first outcome.
-    func compile() throws(ModelError) {
+    package func compile() throws(ModelError) {
         let outcome: ModelError? = compilation.withLock { state -> ModelError? in
             switch state {
             case .compiled: return nil

@@ -24,6 +24,8 @@ public protocol _ManagedOptionalWrappable {
 /// How a `@Managed` property is stored. Not API.
 public enum _ManagedPropertyKind {
     case attribute(AttributeType, isOptional: Bool)
+    /// `NSNumber`: a number or Boolean attribute of whatever type the model file gives.
+    case number(isOptional: Bool)
     case toOne(ManagedObject.Type)
     case toMany(ManagedObject.Type)
 }
@@ -115,6 +117,31 @@ extension Optional: ManagedPropertyValue where Wrapped: _ManagedOptionalWrappabl
     public static var _managedKind: _ManagedPropertyKind { Wrapped._managedWrappedKind }
     public static func _fromManaged(_ stored: Any?) -> Wrapped? { stored.flatMap(Wrapped._fromManagedNonNil) }
     public var _toManaged: Any? { self.map(\._toManagedNonNil) }
+}
+
+/// `@Managed var count: NSNumber?`, as Xcode generates `@NSManaged` numbers that do not "Use
+/// Scalar Type": the attribute's type (integer, floating-point, decimal or Boolean) comes from
+/// the model file the class is bound to.
+extension NSNumber: _ManagedOptionalWrappable {
+    public static var _managedWrappedKind: _ManagedPropertyKind { .number(isOptional: true) }
+
+    public static func _fromManagedNonNil(_ stored: Any) -> Self? {
+        let number: NSNumber? = switch stored {
+        case let number as NSNumber: number
+        case let value as Int16: NSNumber(value: value)
+        case let value as Int32: NSNumber(value: value)
+        case let value as Int64: NSNumber(value: value)
+        case let value as Int: NSNumber(value: value)
+        case let value as Double: NSNumber(value: value)
+        case let value as Float: NSNumber(value: value)
+        case let value as Bool: NSNumber(value: value)
+        case let value as Decimal: NSDecimalNumber(decimal: value)
+        default: nil
+        }
+        return number as? Self
+    }
+
+    public var _toManagedNonNil: Any { self }
 }
 
 extension ManagedObject: _ManagedOptionalWrappable {

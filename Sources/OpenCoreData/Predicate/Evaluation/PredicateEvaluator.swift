@@ -122,6 +122,13 @@ struct PredicateEvaluator {
         case (.key(ResolvedKeyPath.selfKey), _):
             // `self`, as key-value coding reads it: the value itself (`@max.self`, `SELF.self`).
             return value
+        case (.key("length"), .scalar(.string(let text))):
+            // Key-value coding's `length` of a string (NSString's, in UTF-16 units), which
+            // Core Data's length validation predicates read; only values evaluated without an
+            // entity get here, so fetches are unchanged.
+            return .scalar(.integer(Int64(text.utf16.count)))
+        case (.key("length"), .scalar(.data(let bytes))):
+            return .scalar(.integer(Int64(bytes.count)))
         case (.count, .collection(let elements)):
             return .scalar(.integer(Int64(elements.count)))
         case (.aggregate(let function, let attribute), .collection(let elements)):
