@@ -7,17 +7,13 @@ enum GenerateCommand {
     static func run(_ arguments: Arguments) throws(ToolError) {
         let modelURL = URL(fileURLWithPath: arguments.storePath)
         let output = URL(fileURLWithPath: try arguments.required("output"), isDirectory: true)
-        let model: ManagedObjectModel
         let generation: ModelFileCodeGeneration
         do {
-            model = try ManagedObjectModel(contentsOf: modelURL)
-            // Resolves relationships' destinations by name.
-            try model.compile()
             generation = try ModelFileCodeGeneration(contentsOf: modelURL)
         } catch {
             throw .failure("\(error)")
         }
-        let files = SwiftClassWriter(model: model, generation: generation).files()
+        let files = SwiftClassWriter(generation: generation).files()
         do {
             try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
             for file in files {

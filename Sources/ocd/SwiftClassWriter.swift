@@ -13,11 +13,10 @@ struct SwiftClassWriter {
         var text: String
     }
 
-    let model: ManagedObjectModel
     let generation: ModelFileCodeGeneration
 
     func files() -> [File] {
-        let entities = model.entitiesByName
+        let entities = generation.model.entitiesByName
         var files: [File] = []
         for setting in generation.entities.sorted(by: { $0.name < $1.name }) {
             guard let entity = entities[setting.name] else { continue }

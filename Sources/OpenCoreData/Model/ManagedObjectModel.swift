@@ -101,7 +101,7 @@ extension ManagedObjectModel {
     }
 
     /// Checks the model and freezes it, once. Later calls return the first outcome.
-    package func compile() throws(ModelError) {
+    func compile() throws(ModelError) {
         let outcome: ModelError? = compilation.withLock { state -> ModelError? in
             switch state {
             case .compiled: return nil

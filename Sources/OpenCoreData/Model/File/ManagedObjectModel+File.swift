@@ -46,9 +46,7 @@ extension ManagedObjectModel {
     /// ``ManagedObject``s.
     private static func unboundModel(contentsOf url: URL) throws(ModelError) -> ManagedObjectModel {
         let package = try ModelFilePackage(locating: url)
-        let model = try ModelFileReader.model(from: try package.readContents(), file: package.contentsURL)
-        model.name = package.modelName
-        return model
+        return try ModelFileReader.model(from: try package.readContents(), in: package)
     }
 
     /// One model holding the entities of every model file in `bundles` (the main bundle for

@@ -25,11 +25,18 @@ package struct ModelFileCodeGeneration: Sendable {
     package var modelName: String
     package var versionName: String
     package var entities: [Entity]
+    /// The model the file declares, compiled, its entities bound to no class: what the
+    /// generated classes are written from.
+    package let model: ManagedObjectModel
 
-    /// Reads the generation settings of the model file at `url` (its current version).
+    /// Reads the model file at `url` (its current version) once: its model, and its generation
+    /// settings.
     package init(contentsOf url: URL) throws(ModelError) {
         let package = try ModelFilePackage(locating: url)
         let root = try package.readContents()
+        model = try ModelFileReader.model(from: root, in: package)
+        // Resolves relationships' destinations, which the classes name.
+        try model.compile()
         modelName = package.modelName
         versionName = package.contentsURL.deletingLastPathComponent().deletingPathExtension().lastPathComponent
         entities = try root.children(named: "entity").map { element throws(ModelError) in

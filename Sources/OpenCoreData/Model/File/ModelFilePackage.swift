@@ -52,7 +52,7 @@ struct ModelFilePackage {
     }
 
     /// The versions inside an `.xcdatamodeld`, sorted by name.
-    static func versions(in package: URL) throws(ModelError) -> [URL] {
+    private static func versions(in package: URL) throws(ModelError) -> [URL] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: package.path)

@@ -4,7 +4,10 @@ import Foundation
 /// inheritance, configurations and fetch request templates. Every element and attribute is
 /// either read, or known to change nothing outside Xcode's editor, or refused by name.
 enum ModelFileReader {
-    static func model(from root: ModelFileElement, file: URL) throws(ModelError) -> ManagedObjectModel {
+    /// The model `root` declares, named after its package, with every entity's objects still
+    /// plain ``ManagedObject``s (``ModelClassBinding`` binds classes).
+    static func model(from root: ModelFileElement, in package: ModelFilePackage) throws(ModelError) -> ManagedObjectModel {
+        let file = package.contentsURL
         let place = "model \(file.path)"
         guard root.name == "model" else {
             throw ModelError(ModelError.invalidModelFile, "\(file.path) is not a Core Data model: its root element is <\(root.name)>, not <model>")
@@ -29,6 +32,7 @@ enum ModelFileReader {
             parent.subentities.append(read.entity)
         }
         let model = ManagedObjectModel(entities: reads.map(\.entity))
+        model.name = package.modelName
         if !versionIdentifier.isEmpty { model.versionIdentifiers = [versionIdentifier] }
         for configuration in root.children(named: "configuration") {
             let (name, members) = try self.configuration(configuration, byName: byName, place: place)
