@@ -37,7 +37,7 @@ struct PostgresArrayParameter: PostgresDynamicTypeEncodable {
             case .doubleAttributeType, .floatAttributeType, .dateAttributeType: self = .double
             case .decimalAttributeType: self = .decimal
             case .stringAttributeType, .URIAttributeType: self = .text
-            case .binaryDataAttributeType: self = .data
+            case .binaryDataAttributeType, .transformableAttributeType: self = .data
             case .UUIDAttributeType: self = .uuid
             }
         }

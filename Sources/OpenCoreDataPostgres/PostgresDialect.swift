@@ -133,7 +133,7 @@ package struct PostgresDialect: SQLDialect {
     package func aggregate(_ function: ResolvedKeyPath.AggregateFunction, of column: String, type: AttributeType,
                            source: String) -> String? {
         switch (function, type) {
-        case (.sum, _), (.avg, _), (_, .binaryDataAttributeType), (_, .UUIDAttributeType):
+        case (.sum, _), (.avg, _), (_, .binaryDataAttributeType), (_, .transformableAttributeType), (_, .UUIDAttributeType):
             return nil
         case (.min, _):
             return "(SELECT min(\(column)) \(source))"
@@ -180,7 +180,7 @@ extension PostgresDialect {
         case .decimalAttributeType: .decimal
         case .dateAttributeType: .date
         case .stringAttributeType, .URIAttributeType: .text
-        case .binaryDataAttributeType: .bytes
+        case .binaryDataAttributeType, .transformableAttributeType: .bytes
         case .UUIDAttributeType: .uuid
         }
     }

@@ -37,7 +37,7 @@ enum PostgresHistorySchema {
         case .doubleAttributeType, .floatAttributeType, .dateAttributeType: 1
         case .decimalAttributeType: 2
         case .stringAttributeType, .URIAttributeType: 3
-        case .binaryDataAttributeType: 4
+        case .binaryDataAttributeType, .transformableAttributeType: 4
         case .UUIDAttributeType: 5
         }
     }

@@ -62,7 +62,7 @@ package struct PostgresSchema: Sendable {
         case .decimalAttributeType: "numeric"
         // Byte order of UTF-8, which is code point order, as memory compares strings.
         case .stringAttributeType, .URIAttributeType: "text COLLATE \"C\""
-        case .binaryDataAttributeType: "bytea"
+        case .binaryDataAttributeType, .transformableAttributeType: "bytea"
         case .UUIDAttributeType: "uuid"
         }
     }

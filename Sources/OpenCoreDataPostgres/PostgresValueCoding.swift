@@ -94,7 +94,7 @@ enum PostgresValueCoding {
             return .string(try cell.decode(String.self))
         case .URIAttributeType:
             return URL(string: try cell.decode(String.self)).map(PropertyValue.uri) ?? .null
-        case .binaryDataAttributeType:
+        case .binaryDataAttributeType, .transformableAttributeType:
             return .data(try cell.decode(Data.self))
         case .UUIDAttributeType:
             return .uuid(try cell.decode(UUID.self))

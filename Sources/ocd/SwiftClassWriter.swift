@@ -140,6 +140,7 @@ struct SwiftClassWriter {
         }
         guard let attribute = property as? AttributeDescription else { return "Any?" }
         let type = attribute.attributeType
+        if type == .transformable { return (attribute.attributeValueClassName ?? "Any") + "?" }
         let base = Self.swiftTypes[type] ?? "Data"
         let isScalarKind = [.integer16, .integer32, .integer64, .double, .float, .boolean].contains(type)
         if isScalarKind {

@@ -1442,7 +1442,7 @@ enum FuzzShrinker {
         func expression(_ node: FetchExpression.Node) -> Set<String> {
             switch node {
             case .variable(let name): [name]
-            case .list(let elements): elements.reduce(into: []) { $0.formUnion(expression($1)) }
+            case .list(let elements), .function(_, let elements): elements.reduce(into: []) { $0.formUnion(expression($1)) }
             case .subquery(let collection, _, let predicate), .subqueryCount(let collection, _, let predicate):
                 expression(collection).union(variables(in: predicate))
             case .constant, .keyPath, .evaluatedObject: []

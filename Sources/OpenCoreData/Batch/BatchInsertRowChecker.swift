@@ -25,7 +25,9 @@ struct BatchInsertRowChecker {
         attributes = entity.slots.compactMap { $0 as? AttributeDescription }.filter { !$0.isTransient }
         var template = [PropertyValue](repeating: .null, count: entity.slots.count)
         for attribute in attributes {
-            template[attribute.slot] = PropertyValue.coerce(attribute.defaultValue, to: attribute.attributeType) ?? .null
+            template[attribute.slot] = attribute.type == .transformableAttributeType
+                ? attribute.defaultStorage
+                : PropertyValue.coerce(attribute.defaultValue, to: attribute.attributeType) ?? .null
         }
         self.template = template
         requiredSlots = attributes.filter { !$0.isOptional }.map(\.slot)
@@ -42,7 +44,7 @@ struct BatchInsertRowChecker {
         var given = Set<Int>()
         for (key, value) in dictionary {
             guard let attribute = entity.property(named: key) as? AttributeDescription, !attribute.isTransient,
-                  case .success(let stored) = PropertyValue.conversion(of: value, to: attribute.attributeType),
+                  case .success(let stored) = attribute.storageConversion(of: value),
                   attribute.isOptional || !stored.isNull else {
                 return try appendCarefully(dictionary, index: index, at: start, to: &rows)
             }

@@ -149,7 +149,7 @@ enum BatchValueCheck {
             let what = entity.property(named: key) == nil ? "has no attribute" : "has no stored attribute (relationships and transient attributes cannot be written by a batch request)"
             throw BatchRequestError(BatchRequestError.invalidValue, "\(place): \(entity.entityName) \(what) named '\(key)'", key: key, rowIndex: rowIndex)
         }
-        switch PropertyValue.conversion(of: value, to: attribute.attributeType) {
+        switch attribute.storageConversion(of: value) {
         case .failure(let refusal):
             throw BatchRequestError(BatchRequestError.invalidValue, "\(place): '\(key)' of \(entity.entityName) cannot hold this value: \(refusal.reason)", key: key, rowIndex: rowIndex)
         case .success(let stored):

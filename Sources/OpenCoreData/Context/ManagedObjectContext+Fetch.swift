@@ -32,6 +32,9 @@ extension ManagedObjectContext {
             return try cast(matchingRows(plan, includesPendingChanges: pending).ids, request)
         case .dictionaryResultType:
             // As in Core Data, dictionary results show what is saved.
+            if let aggregate = try AggregateFetchPlan(request, entity: plan.entity) {
+                return try cast(aggregateDictionaries(aggregate, plan), request)
+            }
             return try cast(try dictionaries(matchingRows(plan, includesPendingChanges: false), request), request)
         case .managedObjectResultType:
             plan.identifiersOnly = request.fetchBatchSize > 0
@@ -89,7 +92,9 @@ extension ManagedObjectContext {
     func storeFetch<T>(for request: FetchRequest<T>) throws -> StoreFetch {
         let entity = try request.resolveEntity(in: managedObjectModel)
         try checkResultType(of: request, entity: entity)
-        let sortKeys = try (request.sortDescriptors ?? []).map { descriptor -> ResolvedSortKey in
+        // A grouped fetch sorts its dictionaries by their keys (AggregateFetchPlan), not its rows.
+        let sortsRows = request.resultType != .dictionaryResultType || !request.isGrouped
+        let sortKeys = try (sortsRows ? request.sortDescriptors ?? [] : []).map { descriptor -> ResolvedSortKey in
             let key = try descriptor.resolved(for: entity)
             guard key.attribute.isPersistent else {
                 throw FetchRequestError(FetchRequestError.unsupportedExpression,
@@ -147,17 +152,17 @@ extension ManagedObjectContext {
         }
     }
 
-    private func dictionaries<T>(_ result: StoreFetchResult, _ request: FetchRequest<T>) throws -> [NSDictionary] {
+    func dictionaries<T>(_ result: StoreFetchResult, _ request: FetchRequest<T>) throws -> [NSDictionary] {
         let entity = try request.resolveEntity(in: managedObjectModel)
         let keys = try (request.propertiesToFetch ?? entity.slots.compactMap { property in
             (property as? AttributeDescription).flatMap { $0.isPersistent ? $0.name : nil }
-        }).map { name in (name, try DictionaryKey(name, entity: entity)) }
+        }).map { element in try DictionaryKey(element: element, entity: entity) }
         var seen: [NSDictionary] = []
         var dictionaries: [NSDictionary] = []
         for row in result.rows {
             var values: [String: Any] = [:]
-            for (name, key) in keys {
-                if let value = key.value(in: row, context: self) { values[name] = value }
+            for key in keys {
+                if let value = key.value(in: row, context: self) { values[key.name] = value }
             }
             let dictionary = values as NSDictionary
             if request.returnsDistinctResults {
@@ -167,39 +172,5 @@ extension ManagedObjectContext {
             dictionaries.append(dictionary)
         }
         return dictionaries
-    }
-
-    /// A key of dictionary results: an attribute or to-one relationship, possibly through to-ones.
-    private struct DictionaryKey {
-        let steps: [PropertyDescription]
-
-        init(_ path: String, entity: EntityDescription) throws {
-            var current = entity
-            var steps: [PropertyDescription] = []
-            let names = path.split(separator: ".").map(String.init)
-            for (index, name) in names.enumerated() {
-                let property = current.property(named: name)
-                let relationship = property as? RelationshipDescription
-                guard let property, relationship?.isToMany != true, property.isPersistent,
-                      property is AttributeDescription ? index == names.count - 1 : true else {
-                    throw FetchRequestError(FetchRequestError.unknownKeyPath,
-                                            "\(entity.entityName) has no stored attribute or to-one relationship '\(path)' to fetch",
-                                            entityName: entity.entityName, keyPath: path)
-                }
-                steps.append(property)
-                if let destination = relationship?.destinationEntity { current = destination }
-            }
-            self.steps = steps
-        }
-
-        func value(in row: RowSnapshot, context: ManagedObjectContext) -> Any? {
-            var value = row.value(at: steps[0].slot)
-            for property in steps.dropFirst() {
-                guard case .object(let id) = value else { return nil }
-                value = context.object(with: id).currentSnapshot().value(at: property.slot)
-            }
-            if let attribute = steps.last as? AttributeDescription { return value.boxedValue(for: attribute.attributeType) }
-            return value.objectID
-        }
     }
 }

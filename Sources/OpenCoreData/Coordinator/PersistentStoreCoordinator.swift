@@ -90,6 +90,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     @discardableResult
     public func addPersistentStore(with description: PersistentStoreDescription) throws -> PersistentStore {
         try managedObjectModel.compile()
+        try managedObjectModel.checkValueTransformers()
         // The SQLite store's naming rules hold for every store, so that a model that works in
         // memory also works in a file.
         try SQLiteSchema.validate(managedObjectModel)
@@ -221,6 +222,10 @@ extension PersistentStoreCoordinator {
 
     func count(_ plan: StoreFetch) throws -> Int? {
         try store().backend.count(plan)
+    }
+
+    func aggregate(_ fetch: StoreAggregateFetch) throws -> [[PropertyValue]]? {
+        try store().backend.aggregate(fetch)
     }
 
     func sectionCounts(_ plan: StoreFetch, groupedBy key: ResolvedSortKey) throws -> [SectionCount]? {

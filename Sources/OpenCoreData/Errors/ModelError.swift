@@ -35,6 +35,10 @@ public struct ModelError: CoreDataCodedError {
     /// element (the message names the file, element and line).
     public static let invalidModelFile = CoreDataErrorCode(140010, "invalidModelFile")
 
+    /// A transformable attribute names a value transformer that is not registered when the
+    /// store is loaded (the message names the attribute and the transformer).
+    public static let missingValueTransformer = CoreDataErrorCode(140011, "missingValueTransformer")
+
     package init(_ code: CoreDataErrorCode, _ message: String) {
         self.code = code
         self.message = message

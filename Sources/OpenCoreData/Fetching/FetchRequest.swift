@@ -67,11 +67,27 @@ public final class FetchRequest<ResultType: FetchRequestResult>: @unchecked Send
     /// Relationships (dotted for several hops: `"players.clubs"`) whose destinations are loaded
     /// with the results, one query per relationship instead of one per object.
     public var relationshipKeyPathsForPrefetching: [String]?
-    /// For dictionary results: the keys each dictionary holds (attribute names, to-one
-    /// relationship names for object IDs, or key paths through to-ones). Nil for every attribute.
-    public var propertiesToFetch: [String]?
+    /// For dictionary results: the keys each dictionary holds, as Core Data takes them: names
+    /// or key paths (`"name"`, `"team.teamName"`; a to-one relationship gives an object ID), the
+    /// ``PropertyDescription``s of attributes and to-one relationships, and
+    /// ``ExpressionDescription``s of aggregate functions. Nil for every attribute.
+    public var propertiesToFetch: [Any]?
+    /// For dictionary results: the keys, as in ``propertiesToFetch``, whose equal values make
+    /// one group, and so one dictionary, with the ``ExpressionDescription``s of
+    /// ``propertiesToFetch`` computed over the group. Every other key fetched must be among them.
+    /// The grouping and the functions run in the store's SQL where it can.
+    public var propertiesToGroupBy: [Any]?
+    /// For grouped dictionary results: the condition a group's dictionary must meet, naming the
+    /// grouped keys and the ``ExpressionDescription``s by name (`totalWins > 10`), as SQL's
+    /// `HAVING`.
+    public var havingPredicate: FetchPredicate?
     /// For dictionary results: whether equal dictionaries are returned once.
     public var returnsDistinctResults: Bool = false
+
+    /// Whether the request groups rows: it names keys to group by or aggregate functions.
+    var isGrouped: Bool {
+        !(propertiesToGroupBy ?? []).isEmpty || (propertiesToFetch ?? []).contains { $0 is ExpressionDescription }
+    }
 
     /// Creates a request for the entity with this name.
     public init(entityName: String) {

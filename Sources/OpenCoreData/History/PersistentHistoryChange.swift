@@ -46,7 +46,7 @@ public final class PersistentHistoryChange: FetchRequestResult, Sendable, Custom
         var values: [AnyHashable: Any] = [:]
         for (name, value) in tombstoneValues {
             guard let attribute = changedObjectID.entity.property(named: name) as? AttributeDescription,
-                  let boxed = value.boxedValue(for: attribute.attributeType) else { continue }
+                  let boxed = attribute.keyValue(of: value) else { continue }
             values[name] = boxed
         }
         return values

@@ -49,6 +49,35 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
         willSet { checkMutable() }
     }
 
+    /// The name of the value transformer that turns a transformable attribute's values into
+    /// `Data` and back, registered with `ValueTransformer.setValueTransformer(_:forName:)`. Nil
+    /// means `NSSecureUnarchiveFromData`, which keyed-archives property-list objects, as in
+    /// Core Data. Loading a store throws ``ModelError/missingValueTransformer`` if no transformer
+    /// is registered under the name.
+    ///
+    /// ```swift
+    /// let color = AttributeDescription(name: "color", type: .transformable)
+    /// color.valueTransformerName = "ColorTransformer"
+    /// ```
+    ///
+    /// A `@Managed` property of a ``ManagedCodableValue`` type has no transformer: its values are
+    /// kept as JSON.
+    public var valueTransformerName: String? {
+        willSet { checkMutable() }
+    }
+
+    /// The name of the class a transformable attribute's values have (Xcode's "Custom Class");
+    /// `ocd generate` declares the property with it. Values are not checked against it.
+    public var attributeValueClassName: String? {
+        willSet { checkMutable() }
+    }
+
+    /// The `Codable` type a transformable attribute keeps as JSON, set from a `@Managed`
+    /// declaration of a ``ManagedCodableValue`` type.
+    package var codableValueType: (any ManagedCodableValue.Type)? {
+        willSet { checkMutable() }
+    }
+
     /// The default in storage form, set when the model is compiled.
     package internal(set) var defaultStorage: PropertyValue = .null
 

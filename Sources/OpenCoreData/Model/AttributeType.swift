@@ -8,7 +8,8 @@
 ///
 /// Each type has one Swift type that ``ManagedObject/value(forKey:)`` returns and that typed
 /// `@Managed` properties use: `Int16`, `Int32`, `Int64` (or `Int`), `Double`, `Float`, `Decimal`,
-/// `String`, `Bool`, `Date`, `Data`, `UUID` and `URL`. Numbers and booleans come back from
+/// `String`, `Bool`, `Date`, `Data`, `UUID` and `URL`; a transformable attribute holds whatever
+/// its value transformer reads and writes. Numbers and booleans come back from
 /// `value(forKey:)` as `NSNumber`, as they do in Core Data, so `as? Int` works whatever the width.
 public enum AttributeType: UInt, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     case integer16AttributeType = 100
@@ -23,6 +24,9 @@ public enum AttributeType: UInt, Sendable, Hashable, Codable, CaseIterable, Cust
     case binaryDataAttributeType = 1000
     case UUIDAttributeType = 1100
     case URIAttributeType = 1200
+    /// A value of any type, kept as the `Data` a value transformer makes of it (see
+    /// ``AttributeDescription/valueTransformerName``).
+    case transformableAttributeType = 1800
 
     public static var integer16: AttributeType { .integer16AttributeType }
     public static var integer32: AttributeType { .integer32AttributeType }
@@ -36,6 +40,7 @@ public enum AttributeType: UInt, Sendable, Hashable, Codable, CaseIterable, Cust
     public static var binaryData: AttributeType { .binaryDataAttributeType }
     public static var uuid: AttributeType { .UUIDAttributeType }
     public static var uri: AttributeType { .URIAttributeType }
+    public static var transformable: AttributeType { .transformableAttributeType }
 
     /// A short name for messages and the stored schema: `integer16`, `string`, `uuid`, ...
     public var description: String {
@@ -52,7 +57,14 @@ public enum AttributeType: UInt, Sendable, Hashable, Codable, CaseIterable, Cust
         case .binaryDataAttributeType: "binaryData"
         case .UUIDAttributeType: "uuid"
         case .URIAttributeType: "uri"
+        case .transformableAttributeType: "transformable"
         }
+    }
+
+    /// The type stores keep the value as: a transformable value is kept as the data its
+    /// transformer makes.
+    package var storedType: AttributeType {
+        self == .transformableAttributeType ? .binaryDataAttributeType : self
     }
 
     var isInteger: Bool {

@@ -61,6 +61,13 @@ struct EntityReflector {
                                                  defaultValue: defaultValue, isIndexed: declaration.isIndexed)
             attribute.isTransient = declaration.isTransient
             return attribute
+        case .codable(let type):
+            let attribute = AttributeDescription(name: name, type: .transformableAttributeType, isOptional: true,
+                                                 defaultValue: wrapper.defaultStoredValue, isIndexed: declaration.isIndexed)
+            attribute.codableValueType = type
+            attribute.attributeValueClassName = String(describing: type)
+            attribute.isTransient = declaration.isTransient
+            return attribute
         case .number:
             throw ModelError(ModelError.invalidDeclaration, "\(entity.entityName).\(name) is an NSNumber, whose attribute type only a model file gives; declare it Int16, Int32, Int64, Double, Float, Decimal or Bool, or load the model from its file with ManagedObjectModel(contentsOf:managedObjectClasses:)")
         case .toOne(let destinationClass):

@@ -26,6 +26,8 @@ public enum _ManagedPropertyKind {
     case attribute(AttributeType, isOptional: Bool)
     /// `NSNumber`: a number or Boolean attribute of whatever type the model file gives.
     case number(isOptional: Bool)
+    /// A ``ManagedCodableValue``: a transformable attribute kept as JSON.
+    case codable(any ManagedCodableValue.Type)
     case toOne(ManagedObject.Type)
     case toMany(ManagedObject.Type)
 }

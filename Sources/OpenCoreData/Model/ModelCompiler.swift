@@ -155,7 +155,7 @@ struct ModelCompiler {
     // MARK: Attributes and indexes
 
     private func compileDefault(_ attribute: AttributeDescription, in entity: EntityDescription) throws(ModelError) {
-        switch PropertyValue.conversion(of: attribute.defaultValue, to: attribute.attributeType) {
+        switch attribute.storageConversion(of: attribute.defaultValue) {
         case .success(let value):
             attribute.defaultStorage = value
         case .failure(let refusal):

@@ -67,7 +67,7 @@ extension ModelSchema {
         case .stringAttributeType: ""
         case .booleanAttributeType: false
         case .dateAttributeType: Date(timeIntervalSinceReferenceDate: 0)
-        case .binaryDataAttributeType: Data()
+        case .binaryDataAttributeType, .transformableAttributeType: Data()
         case .UUIDAttributeType: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         case .URIAttributeType: URL(fileURLWithPath: "/")
         }

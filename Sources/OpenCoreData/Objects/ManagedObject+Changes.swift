@@ -96,7 +96,7 @@ extension ManagedObject {
     private func publicValue(of slot: Slot, for property: PropertyDescription) -> Any? {
         switch slot {
         case .attribute(let value):
-            return value.boxedValue(for: (property as? AttributeDescription)?.attributeType ?? .stringAttributeType)
+            return (property as? AttributeDescription)?.keyValue(of: value)
         case .toOne(let object):
             return object
         case .toMany(let relationship):

@@ -5,6 +5,7 @@ extension ManagedObject {
     /// The value of a property: `NSNumber` for numbers and booleans (as in Core Data, so `as? Int`
     /// works), `String`, `Date`, `Data`, `UUID`, `URL` or `NSDecimalNumber` for other attributes,
     /// the destination object for a to-one relationship, and `Set<ManagedObject>` for a to-many.
+    /// A transformable attribute gives the value its transformer reads back from the stored data.
     ///
     /// ```swift
     /// let wins = team.value(forKey: "wins") as? Int
@@ -19,7 +20,7 @@ extension ManagedObject {
         }
         switch property {
         case let attribute as AttributeDescription:
-            return attributeValue(at: attribute.slot).boxedValue(for: attribute.attributeType)
+            return attribute.keyValue(of: attributeValue(at: attribute.slot))
         case let relationship as RelationshipDescription where relationship.isToMany:
             return toManyValue(at: relationship.slot)
         default:
@@ -33,7 +34,8 @@ extension ManagedObject {
     /// Swift number, `Bool`, `Decimal` or `NSNumber` (what `JSONSerialization` produces), when the
     /// value fits exactly: an integer attribute takes `3.0` but not `3.5` or a value beyond its
     /// width, a boolean takes 0 and 1, floating-point attributes round to their precision. NaN is
-    /// refused (Core Data's SQLite store would silently keep NULL); infinities are stored. A value
+    /// refused (Core Data's SQLite store would silently keep NULL); infinities are stored. A
+    /// transformable attribute takes what its value transformer can turn into data. A value
     /// of the wrong type, one that does not fit, or an unknown key is not stored: the next
     /// ``ManagedObjectContext/save()`` throws a ``ValidationError`` naming the entity, the key and
     /// the reason, and nothing is written.
@@ -50,7 +52,7 @@ extension ManagedObject {
         forgetRefusedAssignments(to: key)
         switch property {
         case let attribute as AttributeDescription:
-            switch PropertyValue.conversion(of: value, to: attribute.attributeType) {
+            switch attribute.storageConversion(of: value) {
             case .success(let stored): setAttributeValue(stored, at: attribute.slot)
             case .failure(let refusal): refuse(key: key, refusal.reason)
             }
@@ -136,7 +138,7 @@ extension ManagedObject {
         let refusal: String?
         switch property {
         case let attribute as AttributeDescription:
-            if case .failure(let refused) = PropertyValue.conversion(of: value, to: attribute.attributeType) {
+            if case .failure(let refused) = attribute.storageConversion(of: value) {
                 refusal = refused.reason
             } else {
                 refusal = nil

@@ -7,6 +7,9 @@ extension ManagedObject {
         case let attribute as AttributeDescription:
             let stored = attributeValue(at: attribute.slot)
             if let value = stored.typedValue(as: Value.self, for: attribute.attributeType) { return value }
+            if attribute.type == .transformableAttributeType {
+                return Value._fromManaged(attribute.transformedValue(of: stored))
+            }
             return Value._fromManaged(stored.swiftValue(for: attribute.attributeType))
         case let relationship as RelationshipDescription where relationship.isToMany:
             return Value._fromManaged(toManyValue(at: relationship.slot))
@@ -24,7 +27,7 @@ extension ManagedObject {
                 setAttributeValue(stored, at: attribute.slot)
                 return
             }
-            switch PropertyValue.conversion(of: value._toManaged, to: attribute.attributeType) {
+            switch attribute.storageConversion(of: value._toManaged) {
             case .success(let stored): setAttributeValue(stored, at: attribute.slot)
             case .failure(let refusal): refuse(key: attribute.name, refusal.reason)
             }

@@ -32,6 +32,8 @@ extension FetchExpression.Node {
              (.subqueryCount(let collectionA, let variableA, let predicateA),
               .subqueryCount(let collectionB, let variableB, let predicateB)):
             return collectionA == collectionB && variableA == variableB && predicateA == predicateB
+        case (.function(let nameA, let argumentsA), .function(let nameB, let argumentsB)):
+            return nameA == nameB && argumentsA == argumentsB
         default:
             return false
         }
@@ -64,6 +66,10 @@ extension FetchExpression.Node {
             hasher.combine(collection)
             hasher.combine(variable)
             hasher.combine(predicate)
+        case .function(let name, let arguments):
+            hasher.combine(7)
+            hasher.combine(name)
+            hasher.combine(arguments)
         }
     }
 }

@@ -27,6 +27,9 @@ public struct FetchExpression: Sendable, Hashable, CustomStringConvertible {
         case subquery(collection: Node, variable: String, predicate: FetchPredicate.Node)
         /// `SUBQUERY(...).@count`
         case subqueryCount(collection: Node, variable: String, predicate: FetchPredicate.Node)
+        /// `sum:(wins)`: a function of Core Data's `NSExpression(forFunction:arguments:)`, used by
+        /// the ``ExpressionDescription``s of aggregate fetches.
+        case function(name: String, arguments: [Node])
     }
 
     /// Where a key path starts.
@@ -68,6 +71,32 @@ public struct FetchExpression: Sendable, Hashable, CustomStringConvertible {
 
     /// `SELF`: the evaluated object itself.
     public static var evaluatedObject: FetchExpression { FetchExpression(node: .evaluatedObject) }
+
+    /// A dotted key path from the evaluated object: Core Data's `NSExpression(forKeyPath:)`.
+    public init(forKeyPath keyPath: String) {
+        self = .keyPath(keyPath)
+    }
+
+    /// `$name`: Core Data's `NSExpression(forVariable:)`.
+    public init(forVariable name: String) {
+        self = .variable(name)
+    }
+
+    /// A function of other expressions: Core Data's `NSExpression(forFunction:arguments:)`.
+    /// Aggregate fetches take `sum:`, `average:`, `min:`, `max:` and `count:` of a key path, in
+    /// an ``ExpressionDescription``:
+    ///
+    /// ```swift
+    /// let total = ExpressionDescription()
+    /// total.name = "totalWins"
+    /// total.expression = FetchExpression(forFunction: "sum:", arguments: [FetchExpression(forKeyPath: "wins")])
+    /// total.expressionResultType = .integer64AttributeType
+    /// ```
+    ///
+    /// A fetch checks the function's name and arguments; predicates take no functions.
+    public init(forFunction name: String, arguments: [FetchExpression]) {
+        self.init(node: .function(name: name, arguments: arguments.map(\.node)))
+    }
 
     public var description: String { node.format }
 }

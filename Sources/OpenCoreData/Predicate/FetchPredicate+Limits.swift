@@ -71,7 +71,7 @@ extension FetchPredicate.Node {
                 pending += operands.map { (.predicate($0), depth + 1) }
             case .predicate(.comparison(let comparison)):
                 pending += [(.expression(comparison.lhs), depth), (.expression(comparison.rhs), depth)]
-            case .expression(.list(let elements)):
+            case .expression(.list(let elements)), .expression(.function(_, let elements)):
                 pending += elements.map { (.expression($0), depth + 1) }
             case .expression(.subquery(let collection, _, let predicate)),
                  .expression(.subqueryCount(let collection, _, let predicate)):

@@ -63,6 +63,8 @@ private struct VariableSubstitution {
         case .subqueryCount(let collection, let variable, let condition):
             return .subqueryCount(collection: try expression(collection, bound: bound), variable: variable,
                                   predicate: try predicate(condition, bound: bound.union([variable])))
+        case .function(let name, let arguments):
+            return .function(name: name, arguments: try arguments.map { argument throws(PredicateParseError) in try expression(argument, bound: bound) })
         case .constant, .variable, .keyPath, .evaluatedObject:
             return node
         }

@@ -72,7 +72,7 @@ enum SQLiteFunctions {
     }
 
     /// The value of an aggregated column as the evaluator sees it.
-    fileprivate static func number(_ value: DatabaseValue) -> PropertyValue? {
+    static func number(_ value: DatabaseValue) -> PropertyValue? {
         switch value.storage {
         case .int64(let integer): .integer(integer)
         case .double(let double): .double(double)

@@ -175,7 +175,7 @@ package struct SQLiteSchema: @unchecked Sendable {
         case .doubleAttributeType, .floatAttributeType, .dateAttributeType: "REAL"
         case .decimalAttributeType: "TEXT COLLATE ocd_decimal"
         case .stringAttributeType, .URIAttributeType: "TEXT"
-        case .binaryDataAttributeType, .UUIDAttributeType: "BLOB"
+        case .binaryDataAttributeType, .transformableAttributeType, .UUIDAttributeType: "BLOB"
         }
     }
 

@@ -58,7 +58,7 @@ enum SQLiteValueCoding {
             return .string(text)
         case (.string(let text), .URIAttributeType):
             return URL(string: text).map(PropertyValue.uri) ?? .null
-        case (.blob(let data), .binaryDataAttributeType):
+        case (.blob(let data), .binaryDataAttributeType), (.blob(let data), .transformableAttributeType):
             return .data(data)
         case (.blob(let data), .UUIDAttributeType) where data.count == 16:
             let bytes = Array(data)

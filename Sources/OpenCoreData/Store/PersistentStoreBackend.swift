@@ -35,6 +35,13 @@ package protocol PersistentStoreBackend: AnyObject, Sendable {
     /// although the fetch interleaves their rows.
     func sectionCounts(_ fetch: StoreFetch, groupedBy key: ResolvedSortKey) throws -> [SectionCount]?
 
+    /// For the rows a fetch selects, one row per group of equal values of the group keys: the
+    /// keys' values, then each function's value over the group's non-nil values, computed as
+    /// ``StoreAggregateFetch/Function/compute(_:)`` does; one group of every row when there are
+    /// no keys. In any order. Nil when the store cannot compute it exactly (a predicate it cannot
+    /// express): the caller then groups the fetched rows. A default implementation returns nil.
+    func aggregate(_ fetch: StoreAggregateFetch) throws -> [[PropertyValue]]?
+
     /// Runs `body` with a function that reads the stored values of `attributes` (of `entity` or
     /// its superentities) for rows of `entity`'s table by primary key, in the order of the keys,
     /// nil for a row that does not exist. Every read `body` makes sees the same state of the store
@@ -85,6 +92,9 @@ package protocol PersistentStoreBackend: AnyObject, Sendable {
 extension PersistentStoreBackend {
     /// Stores without a faster way fetch IDs.
     package func primaryKeys(_ fetch: StoreFetch) throws -> [Int64]? { nil }
+
+    /// Stores without SQL group the rows in memory, through the caller.
+    package func aggregate(_ fetch: StoreAggregateFetch) throws -> [[PropertyValue]]? { nil }
 }
 
 extension PersistentStoreBackend {

@@ -66,7 +66,7 @@ extension PropertyValue {
             return .success(.string(text))
         case .dateAttributeType:
             return (value as? Date).map { .success(.date($0)) } ?? .failure(refused)
-        case .binaryDataAttributeType:
+        case .binaryDataAttributeType, .transformableAttributeType:
             if let data = value as? Data { return .success(.data(data)) }
             if let bytes = value as? [UInt8] { return .success(.data(Data(bytes))) }
             return .failure(refused)

@@ -18,9 +18,12 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(name: "transformable attribute",
-             body: entity(#"<attribute name="tags" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData" customClassName="[String]"/>"#),
-             code: ModelError.unsupportedFeature, fragments: ["attribute Note.tags", "Transformable", "line 3"]),
+        Case(name: "undefined attribute type",
+             body: entity(#"<attribute name="scratch" optional="YES" transient="YES" attributeType="Undefined"/>"#),
+             code: ModelError.unsupportedFeature, fragments: ["attribute Note.scratch", "Undefined", "line 3"]),
+        Case(name: "transformer name on another type",
+             body: entity(#"<attribute name="tags" optional="YES" attributeType="Binary" valueTransformerName="TagsTransformer"/>"#),
+             code: ModelError.unsupportedFeature, fragments: ["attribute Note.tags", "valueTransformerName=\"TagsTransformer\""]),
         Case(name: "derived attribute",
              body: entity(#"<attribute name="words" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="body.length" usesScalarValueType="YES"/>"#),
              code: ModelError.unsupportedFeature, fragments: ["attribute Note.words", "derived", "body.length"]),

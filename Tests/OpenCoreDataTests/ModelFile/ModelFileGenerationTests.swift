@@ -29,6 +29,21 @@ import Testing
         #expect(result.stdout.split(separator: "\n").count == 4)
     }
 
+    /// Xcode declares a transformable without a custom class as `NSObject?`, which no `@Managed`
+    /// property can hold: the tool asks for the class instead of writing code that does not build.
+    @Test func aTransformableWithoutACustomClassIsRefused() async throws {
+        let directory = TemporaryDirectory()
+        let url = try ModelFiles.write(#"""
+            <entity name="Note" representedClassName="Note" codeGenerationType="class">
+                <attribute name="extras" optional="YES" attributeType="Transformable"/>
+            </entity>
+            """#, in: directory)
+        let result = try await OcdToolRunner.run(["generate", url.path, "--output", directory.file("out").path])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("Note.extras is Transformable with no Custom Class"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out").path))
+    }
+
     /// Objects of the generated classes keep every value, default and relationship through a
     /// save and a fresh context, on every store.
     @Test(arguments: StoreKind.withPostgres)
@@ -44,6 +59,7 @@ import Testing
             #expect(bed.rows == 4 && bed.sunny == nil)
             bed.label = "south"
             bed.sunny = NSNumber(value: true)
+            bed.layout = ["rows": 3, "spacing": 40]
             let tomato = GardenPlant(context: context)
             #expect(tomato.year == 2026 && tomato.ratio == 1 && tomato.price == 0 && !tomato.watered)
             tomato.identifier = identifier
@@ -52,6 +68,7 @@ import Testing
             tomato.default = "red"
             tomato.height = 1.5
             tomato.photo = Data([0xFF, 0xD8])
+            tomato.tags = ["heirloom", "red"]
             tomato.planted = planted
             tomato.price = Decimal(string: "2.40")
             tomato.seeds = 30
@@ -71,11 +88,13 @@ import Testing
             #expect(plants.count == 2)
             #expect(tomato.identifier == identifier && tomato.count?.int64Value == 12 && tomato.default == "red")
             #expect(tomato.height == 1.5 && tomato.photo == Data([0xFF, 0xD8]) && tomato.planted == planted)
+            #expect(tomato.tags == ["heirloom", "red"])
             #expect(tomato.price == Decimal(string: "2.40") && tomato.seeds == 30 && tomato.watered)
             #expect(tomato.source == URL(string: "https://example.org/seeds") && tomato.year == 2026)
             #expect(tomato.companions.map(\.name) == ["basil"])
             let bed = try #require(tomato.bed)
             #expect(bed.label == "south" && bed.sunny?.boolValue == true && bed.rows == 4)
+            #expect(bed.layout == ["rows": 3, "spacing": 40])
             #expect(bed.plants.map(\.name).sorted() == ["basil", "tomato"])
             bed.removeFromPlants(tomato)
             #expect(tomato.bed == nil && bed.plants.map(\.name) == ["basil"])

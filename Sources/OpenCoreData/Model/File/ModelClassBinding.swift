@@ -75,6 +75,13 @@ struct ModelClassBinding {
                 guard Self.numberTypes.contains(attribute.attributeType) else {
                     throw ModelError(ModelError.invalidDeclaration, "\(here) declares \(name) as an NSNumber, but the model file's \(name) is a \(attribute.attributeType), not a number")
                 }
+            case let (.codable(type), attribute as AttributeDescription):
+                guard attribute.attributeType == .transformableAttributeType else {
+                    throw ModelError(ModelError.invalidDeclaration, "\(here) declares \(name) as \(type), a Codable value, but the model file's \(name) is a \(attribute.attributeType), not Transformable")
+                }
+                // Without a transformer named in the file, the value is kept as JSON, as when the
+                // model is declared in code.
+                if attribute.valueTransformerName?.isEmpty ?? true { attribute.codableValueType = type }
             case let (.toOne(declaredClass), relationship as RelationshipDescription),
                  let (.toMany(declaredClass), relationship as RelationshipDescription):
                 let declaresToMany = if case .toMany = kind { true } else { false }
@@ -89,7 +96,7 @@ struct ModelClassBinding {
                 }
             default:
                 let declaresAttribute = switch kind {
-                case .attribute, .number: true
+                case .attribute, .number, .codable: true
                 case .toOne, .toMany: false
                 }
                 throw ModelError(ModelError.invalidDeclaration, "\(here) declares \(name) as \(declaresAttribute ? "an attribute" : "a relationship"), but the model file's \(name) is \(property is AttributeDescription ? "an attribute" : "a relationship")")

@@ -7,6 +7,7 @@ enum ModelFileAttribute {
         "Integer 16": .integer16, "Integer 32": .integer32, "Integer 64": .integer64,
         "Decimal": .decimal, "Double": .double, "Float": .float, "String": .string,
         "Boolean": .boolean, "Date": .date, "Binary": .binaryData, "UUID": .uuid, "URI": .uri,
+        "Transformable": .transformable,
     ]
 
     static func read(_ element: ModelFileElement, entityName: String) throws(ModelError) -> AttributeDescription {
@@ -27,6 +28,10 @@ enum ModelFileAttribute {
         attribute.allowsExternalBinaryDataStorage = try fields.flag("allowsExternalBinaryDataStorage")
         attribute.preservesValueInHistoryOnDeletion = try fields.flag("preserveAfterDeletion")
         try ModelFileValidation.apply(to: attribute, &fields)
+        if type == .transformableAttributeType {
+            attribute.valueTransformerName = fields.string("valueTransformerName")
+            attribute.attributeValueClassName = fields.string("customClassName")
+        }
         attribute.renamingIdentifier = fields.string("renamingIdentifier")
         attribute.versionHashModifier = fields.string("versionHashModifier")
         // usesScalarValueType only chooses the generated property's Swift type (`Int16` or
@@ -61,7 +66,7 @@ enum ModelFileAttribute {
         case .stringAttributeType: text
         case .UUIDAttributeType: UUID(uuidString: trimmed)
         case .URIAttributeType: URL(string: trimmed)
-        case .dateAttributeType, .binaryDataAttributeType: nil
+        case .dateAttributeType, .binaryDataAttributeType, .transformableAttributeType: nil
         }
         guard let value else {
             throw ModelError(ModelError.invalidDefaultValue, "\(fields.place): defaultValueString=\"\(text)\" is not a valid \(type)")

@@ -184,7 +184,7 @@ struct PredicateResolver {
             let integer = NSDecimalNumber(decimal: decimal).int64Value
             if Decimal(integer) == decimal { return .integer(integer) }
             return .double(NSDecimalNumber(decimal: decimal).doubleValue)
-        case (.stringAttributeType, .string), (.dateAttributeType, .date), (.binaryDataAttributeType, .data),
+        case (.stringAttributeType, .string), (.dateAttributeType, .date), (.binaryDataAttributeType, .data), (.transformableAttributeType, .data),
              (.UUIDAttributeType, .uuid), (.URIAttributeType, .uri):
             return value
         case (.URIAttributeType, .string(let text)):
@@ -247,6 +247,10 @@ struct PredicateResolver {
         case .subquery:
             throw FetchRequestError(FetchRequestError.unsupportedExpression,
                                     "a SUBQUERY must be counted: write SUBQUERY(...).@count", entityName: entity?.entityName)
+        case .function:
+            throw FetchRequestError(FetchRequestError.unsupportedExpression,
+                                    "\(node.format) is a function, which only an ExpressionDescription of a dictionary fetch takes; in a predicate write a collection operator such as players.@sum.goals",
+                                    entityName: entity?.entityName)
         }
     }
 

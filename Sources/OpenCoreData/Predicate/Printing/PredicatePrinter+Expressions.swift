@@ -20,6 +20,9 @@ extension PredicatePrinter {
             return "SUBQUERY(\(expression(collection)), $\(variable), \(predicate(condition)))"
         case .subqueryCount(let collection, let variable, let condition):
             return "SUBQUERY(\(expression(collection)), $\(variable), \(predicate(condition))).@count"
+        case .function(let name, let arguments):
+            // Core Data's spelling, `sum:(wins)`.
+            return "\(name)(\(arguments.map(expression).joined(separator: ", ")))"
         }
     }
 

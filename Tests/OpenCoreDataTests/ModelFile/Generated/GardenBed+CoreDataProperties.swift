@@ -11,6 +11,11 @@ extension GardenBed {
         set { setValue(newValue, forKey: "label") }
     }
 
+    var layout: [String: Int]? {
+        get { value(forKey: "layout") as? [String: Int] }
+        set { setValue(newValue, forKey: "layout") }
+    }
+
     var rows: Int16 {
         get { (value(forKey: "rows") as? Int16) ?? 0 }
         set { setValue(newValue, forKey: "rows") }

@@ -17,6 +17,7 @@ class GardenPlant: GardenOrganism {
     @Managed var ratio: Float
     @Managed var seeds: Int32
     @Managed var source: URL?
+    @Managed var tags: [String]?
     @Managed var watered: Bool
     @Managed var year: Int16
     @Managed var bed: GardenBed?
