@@ -116,7 +116,7 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
     /// Checks an existing file through a read-only connection before a pool opens it: opening a
     /// pool switches the file to WAL mode and writes to it, which must not happen to a file made
     /// by another program.
-    private static func inspectExistingFile(at url: URL, timeout: TimeInterval) throws {
+    static func inspectExistingFile(at url: URL, timeout: TimeInterval) throws {
         // A new store, or a directory, which opening the pool reports as cannotOpen.
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         guard attributes?[.type] as? FileAttributeType == .typeRegular, (attributes?[.size] as? Int ?? 0) > 0 else { return }
