@@ -47,24 +47,8 @@ extension ManagedObjectContext {
             return (group[index], key.boxed(group[index]))
         case .function(_, let index, let resultType):
             let value = group[plan.groupKeys.count + index]
-            let typed = value.isNull ? value : PropertyValue.coerce(value.boxedValue(for: Self.naturalType(of: value)), to: resultType) ?? value
+            let typed = value.isNull ? value : value.converted(to: resultType) ?? value
             return (typed, typed.boxedValue(for: resultType))
-        }
-    }
-
-    /// The attribute type a function's value has as computed, for boxing it before converting it
-    /// to the result type.
-    private static func naturalType(of value: PropertyValue) -> AttributeType {
-        switch value {
-        case .integer: .integer64
-        case .double: .double
-        case .decimal: .decimal
-        case .boolean: .boolean
-        case .date: .date
-        case .string: .string
-        case .uuid: .uuid
-        case .uri: .uri
-        case .data, .null, .object: .binaryData
         }
     }
 

@@ -27,6 +27,7 @@ extension ManagedObjectContext {
         guard hasChanges else { return }
         deliver(.willSave)
         try runWillSaveHooks()
+        updateDerivedAttributes()
         try validateForSave()
         switch parentStore {
         case .coordinator(let coordinator):

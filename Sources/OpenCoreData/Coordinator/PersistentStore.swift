@@ -10,6 +10,10 @@ public let MigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStor
 /// The store option of ``PersistentStoreDescription/shouldInferMappingModelAutomatically``: Core
 /// Data's `NSInferMappingModelAutomaticallyOption`, with its value.
 public let InferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
+/// Core Data's `NSPersistentStoreTimeoutOption`: how many seconds the coordinator's whole-store
+/// operations (``PersistentStoreCoordinator/destroyPersistentStore(at:type:options:)`` and the
+/// others) wait for other connections' locks; 10 by default, as ``PersistentStoreDescription/timeout``.
+public let PersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
 /// The store option of ``PersistentStoreDescription/shouldMigrateStoreOfAnotherModel``.
 public let MigrateStoreOfAnotherModelOption = "OCDMigrateStoreOfAnotherModelOption"
 

@@ -16,8 +16,12 @@ extension PersistentStoreCoordinator {
     /// that another process that has it open sees an empty store rather than a damaged one (it
     /// stays, empty, as Core Data leaves it). No file: nothing happens.
     ///
-    /// - Parameter options: Store options; ``PersistentStoreDescription/timeout`` is read from
-    ///   the `"timeout"` key (seconds to wait for other connections' locks).
+    /// - Parameters:
+    ///   - url: The store's file.
+    ///   - type: The store's type: ``PersistentStore/StoreType/sqlite``, or
+    ///     ``PersistentStore/StoreType/inMemory``, which has nothing to destroy.
+    ///   - options: Store options; ``PersistentStoreTimeoutOption`` says how long to wait for
+    ///     other connections' locks.
     /// - Throws: ``PersistentStoreError/invalidStoreFile`` for a database this library did not
     ///   make (it is left as it is), ``PersistentStoreError/unknownStoreType`` for a type other
     ///   than SQLite or in-memory, and an SQLite error naming the file if it cannot be emptied.
@@ -52,6 +56,13 @@ extension PersistentStoreCoordinator {
     /// as it is. Remove a store of this coordinator at the destination first: its contexts would
     /// hold objects of the replaced store.
     ///
+    /// - Parameters:
+    ///   - destinationURL: The store to replace; made if there is none.
+    ///   - destinationOptions: Its options; ``PersistentStoreTimeoutOption`` says how long to wait
+    ///     for other connections' locks.
+    ///   - sourceURL: The store to copy.
+    ///   - sourceOptions: Its options (none is read).
+    ///   - type: ``PersistentStore/StoreType/sqlite``.
     /// - Throws: ``PersistentStoreError/cannotOpen`` if there is no source, or the destination
     ///   is loaded by this coordinator; ``PersistentStoreError/invalidStoreFile`` if either file
     ///   is a database this library did not make; ``PersistentStoreError/unknownStoreType`` for
@@ -78,6 +89,11 @@ extension PersistentStoreCoordinator {
     /// contexts go on with their registered objects. Save pending changes first: the copy is of
     /// what is saved.
     ///
+    /// - Parameters:
+    ///   - store: A store of this coordinator.
+    ///   - url: Where it moves; there must be no store there.
+    ///   - options: The moved store's options, as ``addPersistentStore(type:configuration:at:options:)`` takes them.
+    ///   - type: ``PersistentStore/StoreType/sqlite``.
     /// - Returns: The store at `url`.
     /// - Throws: ``PersistentStoreError/noStore`` if `store` is not loaded by this coordinator;
     ///   ``PersistentStoreError/cannotOpen`` if `url` already holds a store;
@@ -118,7 +134,7 @@ extension PersistentStoreCoordinator {
     }
 
     private static func timeout(in options: [String: any Sendable]?) -> TimeInterval {
-        (options?["timeout"] as? TimeInterval) ?? PersistentStoreDescription().timeout
+        (options?[PersistentStoreTimeoutOption] as? TimeInterval) ?? PersistentStoreDescription().timeout
     }
 
     private static func unsupportedType(_ type: PersistentStore.StoreType, _ verb: String) -> PersistentStoreError {

@@ -8,7 +8,7 @@ import Foundation
 /// ```
 ///
 /// Typed subclasses declare attributes with `@Managed` instead; see ``Managed``.
-public final class AttributeDescription: PropertyDescription, @unchecked Sendable {
+public class AttributeDescription: PropertyDescription, @unchecked Sendable {
     /// The type of the attribute's values.
     public var attributeType: AttributeType {
         get { type }
@@ -77,6 +77,12 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
     package var codableValueType: (any ManagedCodableValue.Type)? {
         willSet { checkMutable() }
     }
+
+    /// How a derived attribute's value is computed, set when the model is compiled (see
+    /// ``DerivedAttributeDescription``); nil for other attributes.
+    package internal(set) var derivation: Derivation?
+    /// Whether the attribute is derived: set when the model is compiled, read on every write.
+    package internal(set) var isDerived = false
 
     /// The default in storage form, set when the model is compiled.
     package internal(set) var defaultStorage: PropertyValue = .null

@@ -129,6 +129,11 @@ public final class EntityDescription: @unchecked Sendable, Hashable, CustomStrin
     package internal(set) var selfAndDescendants: [EntityDescription] = []
     /// The uniqueness constraints covering the entity, inherited ones first.
     var compiledConstraints: [UniquenessConstraint] = []
+    /// The derived attributes of the entity's objects, inherited ones included.
+    var derivedAttributes: [AttributeDescription] = []
+    /// Relationships of the entity (inherited ones included) leading to objects whose derived
+    /// attributes read this entity's objects: a save that changes one of its objects recomputes them.
+    var derivationDependents: [RelationshipDescription] = []
     var isCompiled = false
 
     /// What weak references to this entity refer to (see ``WeakEntityTarget``).

@@ -45,6 +45,8 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     /// Entities by configuration name, in the order configurations were set.
     var configurationMembers: [(name: String, entities: [EntityDescription])] = []
     var fetchRequestTemplates: [String: FetchRequest<ManagedObject>] = [:]
+    /// Whether an entity has derived attributes, which saves then compute; set by compilation.
+    var hasDerivedAttributes = false
 
     private let compilation = Locked<CompilationState>(.notCompiled)
     /// Set (under the lock) once compilation succeeds; read without locking afterwards.

@@ -27,6 +27,31 @@ struct ModelCompiler {
         for entity in orderedSupersFirst(entities) {
             try compileConstraints(entity)
         }
+        try compileDerivations(entities)
+    }
+
+    // MARK: Derived attributes
+
+    private func compileDerivations(_ entities: [EntityDescription]) throws(ModelError) {
+        for entity in entities {
+            for case let attribute as DerivedAttributeDescription in entity.properties {
+                let derivation = try Derivation.compile(attribute.derivationExpression, for: attribute, in: entity)
+                if let relationship = derivation.relationship {
+                    guard let inverse = relationship.inverseRelationship, let destination = relationship.destinationEntity else {
+                        throw ModelError(ModelError.invalidDeclaration, "derived attribute \(entity.entityName).\(attribute.name) reads through \(relationship.name), which has no inverse; give it one so that changes at \(relationship.destinationEntity?.entityName ?? "its destination") recompute the value")
+                    }
+                    for reader in destination.selfAndDescendants where !reader.derivationDependents.contains(where: { $0 === inverse }) {
+                        reader.derivationDependents.append(inverse)
+                    }
+                }
+                attribute.derivation = derivation
+                attribute.isDerived = true
+            }
+        }
+        for entity in entities {
+            entity.derivedAttributes = entity.slots.compactMap { ($0 as? AttributeDescription)?.isDerived == true ? $0 as? AttributeDescription : nil }
+            if !entity.derivedAttributes.isEmpty { model.hasDerivedAttributes = true }
+        }
     }
 
     // MARK: Names

@@ -51,6 +51,8 @@ extension ManagedObject {
         }
         forgetRefusedAssignments(to: key)
         switch property {
+        case let attribute as AttributeDescription where attribute.isDerived:
+            refuseDerived(attribute)
         case let attribute as AttributeDescription:
             switch attribute.storageConversion(of: value) {
             case .success(let stored): setAttributeValue(stored, at: attribute.slot)

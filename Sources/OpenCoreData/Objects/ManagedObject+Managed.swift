@@ -23,6 +23,10 @@ extension ManagedObject {
         if !refusedAssignments.isEmpty { forgetRefusedAssignments(to: property.name) }
         switch property {
         case let attribute as AttributeDescription:
+            if attribute.isDerived {
+                refuseDerived(attribute)
+                return
+            }
             if let stored = PropertyValue.typedStorage(of: value, for: attribute.attributeType) {
                 setAttributeValue(stored, at: attribute.slot)
                 return

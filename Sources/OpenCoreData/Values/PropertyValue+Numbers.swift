@@ -185,3 +185,22 @@ extension Decimal {
         return whole == self
     }
 }
+
+extension PropertyValue {
+    /// The value in the storage form of another attribute type (an integer sum as a double), or
+    /// nil if it does not fit.
+    func converted(to type: AttributeType) -> PropertyValue? {
+        let ownType: AttributeType = switch self {
+        case .integer: .integer64
+        case .double: .double
+        case .decimal: .decimal
+        case .boolean: .boolean
+        case .date: .date
+        case .string: .string
+        case .uuid: .uuid
+        case .uri: .uri
+        case .data, .null, .object: .binaryData
+        }
+        return PropertyValue.coerce(boxedValue(for: ownType), to: type)
+    }
+}

@@ -18,12 +18,22 @@ enum ModelFileAttribute {
         guard let type = typesByName[typeName] else {
             throw ModelError(ModelError.unsupportedFeature, "\(fields.place) has type \(typeName), which is not supported yet; the supported types are \(typesByName.keys.sorted().joined(separator: ", "))")
         }
-        if try fields.flag("derived") {
-            throw ModelError(ModelError.unsupportedFeature, "\(fields.place) is derived (derivationExpression \"\(fields.string("derivationExpression") ?? "")\"); derived attributes are not supported yet")
+        let isDerived = try fields.flag("derived")
+        let expression = fields.string("derivationExpression")
+        if isDerived != (expression != nil) {
+            throw ModelError(ModelError.invalidModelFile, "\(fields.place): derived=\"\(isDerived ? "YES" : "NO")\" needs \(isDerived ? "a" : "no") derivationExpression")
         }
-        let attribute = AttributeDescription(name: name, type: type, isOptional: try fields.flag("optional"),
+        let attribute: AttributeDescription
+        if let expression {
+            let derived = DerivedAttributeDescription(name: name, type: type, isOptional: try fields.flag("optional"),
+                                                      defaultValue: try defaultValue(of: type, &fields), isIndexed: try fields.flag("indexed"))
+            derived.derivationExpression = Derivation.parse(expression)
+            attribute = derived
+        } else {
+            attribute = AttributeDescription(name: name, type: type, isOptional: try fields.flag("optional"),
                                              defaultValue: try defaultValue(of: type, &fields),
                                              isIndexed: try fields.flag("indexed"))
+        }
         attribute.isTransient = try fields.flag("transient")
         attribute.allowsExternalBinaryDataStorage = try fields.flag("allowsExternalBinaryDataStorage")
         attribute.preservesValueInHistoryOnDeletion = try fields.flag("preserveAfterDeletion")
