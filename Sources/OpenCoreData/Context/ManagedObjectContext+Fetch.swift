@@ -152,7 +152,7 @@ extension ManagedObjectContext {
         }
     }
 
-    func dictionaries<T>(_ result: StoreFetchResult, _ request: FetchRequest<T>) throws -> [NSDictionary] {
+    private func dictionaries<T>(_ result: StoreFetchResult, _ request: FetchRequest<T>) throws -> [NSDictionary] {
         let entity = try request.resolveEntity(in: managedObjectModel)
         let keys = try (request.propertiesToFetch ?? entity.slots.compactMap { property in
             (property as? AttributeDescription).flatMap { $0.isPersistent ? $0.name : nil }

@@ -28,7 +28,7 @@ public struct FetchExpression: Sendable, Hashable, CustomStringConvertible {
         /// `SUBQUERY(...).@count`
         case subqueryCount(collection: Node, variable: String, predicate: FetchPredicate.Node)
         /// `sum:(wins)`: a function of Core Data's `NSExpression(forFunction:arguments:)`, used by
-        /// the ``ExpressionDescription``s of aggregate fetches.
+        /// the ``ExpressionDescription``s of aggregate fetches and by derived attributes.
         case function(name: String, arguments: [Node])
     }
 
@@ -93,7 +93,9 @@ public struct FetchExpression: Sendable, Hashable, CustomStringConvertible {
     /// total.expressionResultType = .integer64AttributeType
     /// ```
     ///
-    /// A fetch checks the function's name and arguments; predicates take no functions.
+    /// Derived attributes take `now()`, `lowercase:` and `canonical:` (see
+    /// ``DerivedAttributeDescription``). Fetches and models check the function's name and
+    /// arguments; predicates take no functions.
     public init(forFunction name: String, arguments: [FetchExpression]) {
         self.init(node: .function(name: name, arguments: arguments.map(\.node)))
     }

@@ -23,17 +23,14 @@ enum ModelFileAttribute {
         if isDerived != (expression != nil) {
             throw ModelError(ModelError.invalidModelFile, "\(fields.place): derived=\"\(isDerived ? "YES" : "NO")\" needs \(isDerived ? "a" : "no") derivationExpression")
         }
-        let attribute: AttributeDescription
-        if let expression {
-            let derived = DerivedAttributeDescription(name: name, type: type, isOptional: try fields.flag("optional"),
-                                                      defaultValue: try defaultValue(of: type, &fields), isIndexed: try fields.flag("indexed"))
+        let (isOptional, defaultValue, isIndexed) = (try fields.flag("optional"), try defaultValue(of: type, &fields),
+                                                     try fields.flag("indexed"))
+        let attribute = expression.map { expression in
+            let derived = DerivedAttributeDescription(name: name, type: type, isOptional: isOptional,
+                                                      defaultValue: defaultValue, isIndexed: isIndexed)
             derived.derivationExpression = Derivation.parse(expression)
-            attribute = derived
-        } else {
-            attribute = AttributeDescription(name: name, type: type, isOptional: try fields.flag("optional"),
-                                             defaultValue: try defaultValue(of: type, &fields),
-                                             isIndexed: try fields.flag("indexed"))
-        }
+            return derived
+        } ?? AttributeDescription(name: name, type: type, isOptional: isOptional, defaultValue: defaultValue, isIndexed: isIndexed)
         attribute.isTransient = try fields.flag("transient")
         attribute.allowsExternalBinaryDataStorage = try fields.flag("allowsExternalBinaryDataStorage")
         attribute.preservesValueInHistoryOnDeletion = try fields.flag("preserveAfterDeletion")
