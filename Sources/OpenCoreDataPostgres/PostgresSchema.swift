@@ -82,6 +82,7 @@ package struct PostgresSchema: Sendable {
         let columns = [
             "\"_pk\" bigint NOT NULL", "\"_entity\" bigint NOT NULL", "\"_version\" bigint NOT NULL",
         ] + table.columns.map { "\(quoted($0.name)) \(Self.columnType(of: $0))" }
+            + table.orderColumns.map { "\(quoted($0)) bytea" }
         let key = "CONSTRAINT \(quoted(Self.primaryKeyPrefix + table.name)) PRIMARY KEY (\"_pk\")"
         return [
             "CREATE TABLE \(qualified(table.name)) (\((columns + [key]).joined(separator: ", ")))",
@@ -132,6 +133,9 @@ package struct PostgresSchema: Sendable {
             for column in table.columns {
                 let property = "\(column.property.entity?.entityName ?? table.name).\(column.property.name)"
                 names.append((column.name, property, property))
+            }
+            for column in table.orderColumns {
+                names.append((column, "the order column of \(owner)", owner))
             }
         }
         for joinTable in joinTables {

@@ -66,6 +66,17 @@ extension PostgresStoreBackend {
             guard let owner = owners[ownerKey], let entity = loaded.entityByCode[code] else { continue }
             result[owner, default: []].append(ManagedObjectID(entity: entity, storeIdentifier: loaded.identifier, primaryKey: key))
         }
+        if relationship.isOrdered, let entity = relationship.entity, let table = schema.layout.table(for: entity) {
+            // The order column of each owner's row (see `StoredRelationshipOrder`).
+            var orders = PostgresQuery(unsafeSQL: "SELECT \"_pk\", \(quoted(schema.layout.orderColumnName(of: relationship))) "
+                + "FROM \(schema.qualified(table.name)) WHERE \"_pk\" = ANY($1::bigint[])")
+            orders.binds.append(ids.map(\.key))
+            for row in try pool.query(orders, retryingIfLost: true) {
+                let (ownerKey, order) = try row.decode((Int64, Data?).self)
+                guard let owner = owners[ownerKey], let order else { continue }
+                result[owner] = StoredRelationshipOrder.arrange(result[owner] ?? [], by: StoredRelationshipOrder.decode(order))
+            }
+        }
         return result
     }
 

@@ -67,6 +67,7 @@ extension PostgresStoreBackend {
         try update(save.updated, connection, loaded: loaded)
         try insert(save.inserted, connection, loaded: loaded)
         try writeLinks(save.joinChanges, connection, loaded: loaded)
+        try writeOrders(save.orderChanges, connection, loaded: loaded)
         try deleteLinks(of: save.deleted.map(\.objectID), connection, loaded: loaded)
         let history = historySettings.isRecording
             ? HistoryChangeRow.rows(inserted: HistoryInsertRun.runs(of: save.inserted, keys: save.inserted.map(\.objectID.key)),
@@ -228,6 +229,20 @@ extension PostgresStoreBackend {
                 query.binds.append(run.map(\.source.key))
                 query.binds.append(run.map(\.destination.key))
             }
+            _ = try connection.query(query)
+        }
+    }
+
+    /// Ordered relationships' orders, one statement per relationship (see `StoredRelationshipOrder`).
+    private func writeOrders(_ changes: [RelationshipOrderChange], _ connection: PooledConnection, loaded: Loaded) throws {
+        for run in Dictionary(grouping: changes, by: { ObjectIdentifier($0.relationship) }).values {
+            guard let relationship = run.first?.relationship, let entity = relationship.entity,
+                  let table = loaded.schema.layout.table(for: entity) else { continue }
+            let column = quoted(loaded.schema.layout.orderColumnName(of: relationship))
+            var query = PostgresQuery(unsafeSQL: "UPDATE \(loaded.schema.qualified(table.name)) AS t SET \(column) = u.o "
+                + "FROM unnest($1::bigint[], $2::bytea[]) AS u(k, o) WHERE t.\"_pk\" = u.k")
+            query.binds.append(run.map(\.owner.key))
+            query.binds.append(run.map { ByteBuffer(bytes: StoredRelationshipOrder.encode($0.destinations)) })
             _ = try connection.query(query)
         }
     }

@@ -71,6 +71,12 @@ struct StoreMigrator {
             }
             try connection.execute("ALTER TABLE \(qualifiedTable) ADD COLUMN \(definition)")
         }
+        if let relationship = property as? RelationshipDescription, relationship.isOrdered {
+            let column = schema.layout.orderColumnName(of: relationship)
+            if !existing.contains(column) {
+                try connection.execute("ALTER TABLE \(qualifiedTable) ADD COLUMN \(quoted(column)) bytea")
+            }
+        }
     }
 
     private mutating func createJoinTableIfOwned(_ relationship: RelationshipDescription) throws {

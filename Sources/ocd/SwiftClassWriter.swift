@@ -87,9 +87,12 @@ struct SwiftClassWriter {
         let type = swiftType(of: property, setting)
         if let relationship = property as? RelationshipDescription, relationship.isToMany {
             let destination = destinationClassName(of: relationship)
+            let read = relationship.isOrdered
+                ? "mutableOrderedSetValue(forKey: \(key)).array.compactMap { $0 as? \(destination) }"
+                : "Set(mutableSetValue(forKey: \(key)).objects.compactMap { $0 as? \(destination) })"
             return [
                 "    var \(identifier(property.name)): \(type) {",
-                "        Set(mutableSetValue(forKey: \(key)).objects.compactMap { $0 as? \(destination) })",
+                "        \(read)",
                 "    }",
             ]
         }
@@ -104,11 +107,13 @@ struct SwiftClassWriter {
     }
 
     /// Core Data's generated to-many accessors: `addToBooks(_:)` and `removeFromBooks(_:)`, for
-    /// one object and for a set.
+    /// one object and for a set (an array for an ordered relationship, which also gets the
+    /// indexed ones: `insertIntoBooks(_:at:)`, `removeFromBooks(at:)`, `replaceBooks(at:with:)`).
     private func accessors(of relationship: RelationshipDescription) -> [String] {
         let capitalized = relationship.name.prefix(1).uppercased() + relationship.name.dropFirst()
         let destination = destinationClassName(of: relationship)
         let key = literal(relationship.name)
+        guard !relationship.isOrdered else { return orderedAccessors(capitalized, destination, key) }
         return [
             "    func addTo\(capitalized)(_ value: \(destination)) {",
             "        mutableSetValue(forKey: \(key)).add(value)",
@@ -128,6 +133,46 @@ struct SwiftClassWriter {
         ]
     }
 
+    private func orderedAccessors(_ capitalized: String, _ destination: String, _ key: String) -> [String] {
+        [
+            "    func addTo\(capitalized)(_ value: \(destination)) {",
+            "        mutableOrderedSetValue(forKey: \(key)).add(value)",
+            "    }",
+            "",
+            "    func removeFrom\(capitalized)(_ value: \(destination)) {",
+            "        mutableOrderedSetValue(forKey: \(key)).remove(value)",
+            "    }",
+            "",
+            "    func addTo\(capitalized)(_ values: [\(destination)]) {",
+            "        mutableOrderedSetValue(forKey: \(key)).addObjects(from: values)",
+            "    }",
+            "",
+            "    func removeFrom\(capitalized)(_ values: [\(destination)]) {",
+            "        for value in values { removeFrom\(capitalized)(value) }",
+            "    }",
+            "",
+            "    func insertInto\(capitalized)(_ value: \(destination), at index: Int) {",
+            "        mutableOrderedSetValue(forKey: \(key)).insert(value, at: index)",
+            "    }",
+            "",
+            "    func insertInto\(capitalized)(_ values: [\(destination)], at indexes: IndexSet) {",
+            "        mutableOrderedSetValue(forKey: \(key)).insert(values, at: indexes)",
+            "    }",
+            "",
+            "    func removeFrom\(capitalized)(at index: Int) {",
+            "        mutableOrderedSetValue(forKey: \(key)).removeObject(at: index)",
+            "    }",
+            "",
+            "    func removeFrom\(capitalized)(at indexes: IndexSet) {",
+            "        mutableOrderedSetValue(forKey: \(key)).removeObjects(at: indexes)",
+            "    }",
+            "",
+            "    func replace\(capitalized)(at index: Int, with value: \(destination)) {",
+            "        mutableOrderedSetValue(forKey: \(key)).replaceObject(at: index, with: value)",
+            "    }",
+        ]
+    }
+
     // MARK: Types and names
 
     /// Xcode's choice: numbers and Booleans marked "Use Scalar Type" are plain values, others
@@ -136,7 +181,8 @@ struct SwiftClassWriter {
     private func swiftType(of property: PropertyDescription, _ setting: ModelFileCodeGeneration.Entity) -> String {
         if let relationship = property as? RelationshipDescription {
             let destination = destinationClassName(of: relationship)
-            return relationship.isToMany ? "Set<\(destination)>" : "\(destination)?"
+            if relationship.isToMany { return relationship.isOrdered ? "[\(destination)]" : "Set<\(destination)>" }
+            return "\(destination)?"
         }
         guard let attribute = property as? AttributeDescription else { return "Any?" }
         let type = attribute.attributeType

@@ -621,20 +621,6 @@ enum Damage: String, CaseIterable, Sendable, CustomTestStringConvertible {
         expect(caseError, is: ModelError.invalidName, naming: ["thing", "twice"])
     }
 
-    @Test func orderedRelationshipIsUnsupported() throws {
-        let playlist = EntityDescription(name: "Playlist")
-        let song = EntityDescription(name: "Song")
-        let songs = RelationshipDescription(name: "songs", destination: song, toMany: true)
-        songs.isOrdered = true
-        playlist.properties = [AttributeDescription(name: "title", type: .string), songs]
-        song.properties = [AttributeDescription(name: "title", type: .string)]
-        let directory = TemporaryDirectory()
-        let music = try container(at: directory.file("Music.sqlite"),
-                                  model: ManagedObjectModel(entities: [playlist, song]))
-        let error = #expect(throws: ModelError.self) { try music.loadPersistentStores() }
-        expect(error, is: ModelError.unsupportedFeature, naming: ["Playlist.songs", "ordered"])
-    }
-
     /// Other code-built mistakes, each reported with its own code and naming the culprit.
     @Test func codeBuiltModelMistakesAreReported() throws {
         let directory = TemporaryDirectory()

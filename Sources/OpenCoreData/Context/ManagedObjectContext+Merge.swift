@@ -102,15 +102,19 @@ extension ManagedObjectContext {
 
     /// Applies to-many additions and removals of a save merged from elsewhere to the committed
     /// contents of loaded relationships (relationships not loaded read the new contents when
-    /// they are).
+    /// they are); an ordered relationship takes the saved order.
     private func mergeToManyChanges(_ changes: [ToManyChange]) {
         for change in changes {
             guard let object = registeredObject(for: change.objectID), !object.state.isFault else { continue }
             let relationship = object.toManyRelationship(at: change.slot)
+            if relationship.isOrdered, let order = change.order {
+                if !relationship.isFault { relationship.load(order.map { self.object(with: $0) }) }
+                continue
+            }
             guard var committed = relationship.committed else { continue }
             for id in change.added { committed.insert(self.object(with: id)) }
             for id in change.removed { if let removed = registeredObject(for: id) { committed.remove(removed) } }
-            relationship.committed = committed
+            relationship.load(Array(committed))
         }
     }
 
@@ -146,6 +150,9 @@ extension ManagedObjectContext {
             let object = self.object(with: change.objectID)
             for id in change.added { object.primitiveInsert(self.object(with: id), intoToManyAt: change.slot) }
             for id in change.removed { object.primitiveRemove(self.object(with: id), fromToManyAt: change.slot) }
+            if let order = change.order {
+                object.reorderToManyValue(order.map { self.object(with: $0) }, at: change.slot)
+            }
         }
         for id in changes.deleted {
             deleteWithoutPropagation(self.object(with: id))

@@ -146,10 +146,10 @@ extension ManagedObjectContext {
         guard let description = object.entity.slots[slot] as? RelationshipDescription else { return }
         do {
             let ids = try parentRelatedObjectIDs(of: [object.objectID], through: description)[object.objectID] ?? []
-            relationship.committed = Set(ids.map { self.object(with: $0) })
+            relationship.load(ids.map { self.object(with: $0) })
         } catch {
             Log.context.error("relationship \(description.qualifiedName) of \(object.objectID) could not be loaded: \(error)")
-            relationship.committed = []
+            relationship.load([])
         }
     }
 
@@ -205,6 +205,6 @@ extension ManagedObjectContext {
             return try parentRelatedObjectIDs(of: [id], through: relationship)[id] ?? []
         }
         if object.isDeleted { return [] }
-        return object.toManyValue(at: relationship.slot).filter { !$0.isDeleted }.map(\.objectID)
+        return object.orderedToManyValue(at: relationship.slot).filter { !$0.isDeleted }.map(\.objectID)
     }
 }

@@ -144,8 +144,11 @@ extension ManagedObjectContext {
         request.deleted = deletedSet.orderedByID.map { RowDeletion(objectID: $0.objectID, expectedVersion: $0.version) }
         for object in inserted + updated {
             for change in object.toManyChanges() {
-                guard let relationship = object.entity.slots[change.slot] as? RelationshipDescription,
-                      case .joinTable(let owner) = relationship.storage, owner === relationship else { continue }
+                guard let relationship = object.entity.slots[change.slot] as? RelationshipDescription else { continue }
+                if let order = change.order, relationship.isPersistent {
+                    request.orderChanges.append(RelationshipOrderChange(relationship: relationship, owner: object.objectID, destinations: order))
+                }
+                guard case .joinTable(let owner) = relationship.storage, owner === relationship else { continue }
                 request.joinChanges += change.added.map {
                     JoinChange(relationship: relationship, source: object.objectID, destination: $0, isInsertion: true)
                 }

@@ -29,6 +29,8 @@ package struct ToManyChange: Sendable {
     package var slot: Int
     package var added: [ManagedObjectID]
     package var removed: [ManagedObjectID]
+    /// An ordered relationship's whole contents in order after the save; nil for an unordered one.
+    package var order: [ManagedObjectID]? = nil
 }
 
 extension SavedChanges {
@@ -42,7 +44,8 @@ extension SavedChanges {
         copy.updated = updated.map(map)
         copy.toManyChanges = toManyChanges.map { change in
             ToManyChange(objectID: map(change.objectID), slot: change.slot,
-                         added: change.added.map(map), removed: change.removed.map(map))
+                         added: change.added.map(map), removed: change.removed.map(map),
+                         order: change.order?.map(map))
         }
         return copy
     }

@@ -76,11 +76,12 @@ struct EntityReflector {
             relationship.destinationEntityName = try self.entity(for: destinationClass).entityName
             relationship.inverseName = declaration.inverse.map { String(describing: $0) }
             return relationship
-        case .toMany(let destinationClass):
+        case .toMany(let destinationClass), .orderedToMany(let destinationClass):
             guard declaration.maxCount != 1 else {
-                throw ModelError(ModelError.invalidDeclaration, "\(entity.entityName).\(name) is a Set with maxCount 1; declare a to-one relationship (an optional object) instead")
+                throw ModelError(ModelError.invalidDeclaration, "\(entity.entityName).\(name) is a to-many with maxCount 1; declare a to-one relationship (an optional object) instead")
             }
             let relationship = RelationshipDescription(name: name, toMany: true, deleteRule: declaration.deleteRule)
+            if case .orderedToMany = wrapper.kind { relationship.isOrdered = true }
             relationship.minCount = Int(declaration.minCount)
             relationship.maxCount = Int(declaration.maxCount)
             relationship.destinationEntityName = try self.entity(for: destinationClass).entityName

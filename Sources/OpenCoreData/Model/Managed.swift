@@ -112,6 +112,27 @@ public struct Managed<Value: ManagedPropertyValue> {
         defaultValue = nil
     }
 
+    /// Declares an ordered to-many relationship (Core Data's `NSOrderedSet`): the array's order
+    /// is saved and merged with the relationship.
+    ///
+    /// ```swift
+    /// @Managed(inverse: "playlist") var songs: [Song]
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - inverse: The name of the relationship at the destination that points back.
+    ///   - deleteRule: What deleting this object does to the destination objects.
+    ///   - minCount: The fewest objects the saved relationship may hold.
+    ///   - maxCount: The most objects the saved relationship may hold; 0 for no limit.
+    public init<Destination: ManagedObject>(
+        inverse: StaticString? = nil, deleteRule: DeleteRule = .nullifyDeleteRule,
+        minCount: Int = 0, maxCount: Int = 0
+    ) where Value == [Destination] {
+        _declaration = _ManagedDeclaration(inverse: inverse, deleteRule: deleteRule,
+                                           minCount: Int32(clamping: minCount), maxCount: Int32(clamping: maxCount))
+        defaultValue = nil
+    }
+
     @available(*, unavailable, message: "@Managed is only available on properties of ManagedObject subclasses")
     public var wrappedValue: Value {
         get { preconditionFailure("@Managed is only available on properties of ManagedObject subclasses") }

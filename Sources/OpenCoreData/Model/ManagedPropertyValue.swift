@@ -1,7 +1,8 @@
 public import Foundation
 
 /// A type a `@Managed` property can have: an attribute type (`Int16`, `String`, `Date`, ...), an
-/// optional one, an optional ``ManagedObject`` subclass (to-one) or a `Set` of one (to-many).
+/// optional one, an optional ``ManagedObject`` subclass (to-one), a `Set` of one (to-many) or an
+/// `Array` of one (ordered to-many).
 ///
 /// The requirements are implementation details; every conforming type is listed here and
 /// users do not add conformances.
@@ -30,6 +31,8 @@ public enum _ManagedPropertyKind {
     case codable(any ManagedCodableValue.Type)
     case toOne(ManagedObject.Type)
     case toMany(ManagedObject.Type)
+    /// An array of objects: an ordered to-many relationship.
+    case orderedToMany(ManagedObject.Type)
 }
 
 /// An attribute type usable in `@Managed` properties. Not API.
@@ -159,4 +162,14 @@ extension Set: ManagedPropertyValue where Element: ManagedObject {
         return Set(objects.compactMap { $0 as? Element })
     }
     public var _toManaged: Any? { Set<ManagedObject>(self.map { $0 as ManagedObject }) }
+}
+
+extension Array: ManagedPropertyValue where Element: ManagedObject {
+    public static var _managedKind: _ManagedPropertyKind { .orderedToMany(Element.self) }
+    public static func _fromManaged(_ stored: Any?) -> [Element] {
+        if let objects = stored as? [ManagedObject] { return objects.compactMap { $0 as? Element } }
+        guard let objects = stored as? Set<ManagedObject> else { return [] }
+        return objects.sorted { $0.objectID.key < $1.objectID.key }.compactMap { $0 as? Element }
+    }
+    public var _toManaged: Any? { self.map { $0 as ManagedObject } }
 }

@@ -147,9 +147,6 @@ struct ModelCompiler {
             let named = relationship.destinationEntity?.entityName ?? relationship.destinationEntityName ?? "nothing"
             throw ModelError(ModelError.unknownDestination, "relationship \(entity.entityName).\(relationship.name) points to \(named), which is not an entity of the model")
         }
-        if relationship.isOrdered {
-            throw ModelError(ModelError.unsupportedFeature, "relationship \(entity.entityName).\(relationship.name) is ordered; ordered relationships are not supported, use a set and a sort attribute")
-        }
         if relationship.isToMany, relationship.maxCount > 0, relationship.maxCount < relationship.minCount {
             throw ModelError(ModelError.invalidDeclaration, "relationship \(entity.entityName).\(relationship.name) has maxCount \(relationship.maxCount) below minCount \(relationship.minCount)")
         }

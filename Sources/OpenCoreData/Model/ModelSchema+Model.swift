@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The schema holds what the store's tables depend on: entities and their inheritance, each
 /// stored attribute's type, optionality and whether it has a default, each relationship's
-/// destination, cardinality and storage, and uniqueness constraints. That is enough to read every
+/// destination, cardinality, storage and whether it is ordered, and uniqueness constraints. That is enough to read every
 /// row and follow every relationship. It does not hold delete rules, default values (only that
 /// one exists), validation rules, indexes, transient properties or the app's classes: the rebuilt
 /// model's entities use ``ManagedObject``, and it is meant for opening the store read-only.
@@ -40,8 +40,10 @@ extension ModelSchema {
                 guard let destination = entitiesByName[relationship.destination] else {
                     throw ModelError(ModelError.unknownDestination, "relationship \(stored.name).\(relationship.name) points to \(relationship.destination), which the schema does not have")
                 }
-                return RelationshipDescription(name: relationship.name, destination: destination,
-                                               toMany: relationship.isToMany, isOptional: relationship.isOptional)
+                let description = RelationshipDescription(name: relationship.name, destination: destination,
+                                                          toMany: relationship.isToMany, isOptional: relationship.isOptional)
+                description.isOrdered = relationship.isOrdered ?? false
+                return description
             }
         }
         pairInverses(entitiesByName)

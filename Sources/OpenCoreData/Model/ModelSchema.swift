@@ -29,6 +29,9 @@ package struct ModelSchema: Codable, Equatable, Sendable {
         package var isOptional: Bool
         /// `column`, `inverse:<name>` or `join:<owner>`: where the store keeps the links.
         package var storage: String
+        /// True for an ordered to-many, whose store keeps an order column; nil otherwise, so that
+        /// models without ordered relationships keep the hash they had before.
+        package var isOrdered: Bool? = nil
     }
 
     package var entities: [Entity]
@@ -48,7 +51,8 @@ package struct ModelSchema: Codable, Equatable, Sendable {
                     guard let relationship = property as? RelationshipDescription else { return nil }
                     return Relationship(name: relationship.name, destination: relationship.destinationEntity?.entityName ?? "",
                                         isToMany: relationship.isToMany, isOptional: relationship.isOptional,
-                                        storage: Self.storageName(relationship.storage))
+                                        storage: Self.storageName(relationship.storage),
+                                        isOrdered: relationship.isToMany && relationship.isOrdered ? true : nil)
                 },
                 uniquenessConstraints: Self.declaredConstraints(of: entity))
         }
@@ -177,6 +181,9 @@ package struct SchemaMigration: Sendable {
             if now.destination != relationship.destination || now.isToMany != relationship.isToMany
                 || now.storage != relationship.storage {
                 incompatibilities.append("relationship \(old.name).\(relationship.name) changed (destination, cardinality or inverse)")
+            } else if now.isOrdered == true, relationship.isOrdered != true {
+                // The store adds the order column; the links stay, arranged by key until reordered.
+                steps.append(.addRelationship(entity: new.name, relationship: relationship.name))
             }
         }
         for relationship in new.relationships where !old.relationships.contains(where: { $0.name == relationship.name }) {

@@ -42,8 +42,10 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
         willSet { checkMutable() }
     }
 
-    /// Ordered to-many relationships (`NSOrderedSet`) are not supported; the model fails to load
-    /// with a ``ModelError`` naming the relationship when this is true.
+    /// Whether a to-many relationship keeps its objects in an order (Core Data's ordered
+    /// relationship, an `NSOrderedSet`). The order is saved and merged with the relationship;
+    /// ``ManagedObject/value(forKey:)`` returns an `NSOrderedSet` and
+    /// ``ManagedObject/mutableOrderedSetValue(forKey:)`` changes it in place. Ignored for a to-one.
     public var isOrdered: Bool = false {
         willSet { checkMutable() }
     }

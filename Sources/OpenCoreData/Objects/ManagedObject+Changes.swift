@@ -27,7 +27,8 @@ extension ManagedObject {
         let properties = keys.map { $0.compactMap { entity.property(named: $0) } } ?? entity.slots
         var result: [String: Any] = [:]
         for property in properties {
-            let slot = savedValues[property.slot] ?? slots[property.slot]
+            var slot = savedValues[property.slot] ?? slots[property.slot]
+            if case .toMany = slot { slot = .toMany(loadedToManyRelationship(at: property.slot).committedCopy()) }
             if let value = publicValue(of: slot, for: property) { result[property.name] = value }
         }
         return result
@@ -80,7 +81,7 @@ extension ManagedObject {
         var values = savedValues
         for (index, slot) in slots.enumerated() {
             if case .toMany(let relationship) = slot, relationship.hasChanges, values[index] == nil {
-                values[index] = .toMany(ToManyRelationship(committed: relationship.committed))
+                values[index] = .toMany(relationship.committedCopy())
             }
         }
         return values
@@ -99,6 +100,8 @@ extension ManagedObject {
             return (property as? AttributeDescription)?.keyValue(of: value)
         case .toOne(let object):
             return object
+        case .toMany(let relationship) where relationship.isOrdered:
+            return relationship.orderedCurrent.map { NSOrderedSet(array: $0) }
         case .toMany(let relationship):
             return relationship.current
         }

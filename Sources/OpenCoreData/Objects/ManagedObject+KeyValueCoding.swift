@@ -4,7 +4,8 @@ import Foundation
 extension ManagedObject {
     /// The value of a property: `NSNumber` for numbers and booleans (as in Core Data, so `as? Int`
     /// works), `String`, `Date`, `Data`, `UUID`, `URL` or `NSDecimalNumber` for other attributes,
-    /// the destination object for a to-one relationship, and `Set<ManagedObject>` for a to-many.
+    /// the destination object for a to-one relationship, `Set<ManagedObject>` for a to-many, and
+    /// an `NSOrderedSet` of the objects for an ordered to-many, as in Core Data.
     /// A transformable attribute gives the value its transformer reads back from the stored data.
     ///
     /// ```swift
@@ -21,6 +22,8 @@ extension ManagedObject {
         switch property {
         case let attribute as AttributeDescription:
             return attribute.keyValue(of: attributeValue(at: attribute.slot))
+        case let relationship as RelationshipDescription where relationship.isToMany && relationship.isOrdered:
+            return NSOrderedSet(array: orderedToManyValue(at: relationship.slot))
         case let relationship as RelationshipDescription where relationship.isToMany:
             return toManyValue(at: relationship.slot)
         default:
@@ -44,6 +47,9 @@ extension ManagedObject {
     /// team.setValue("Brazil", forKey: "teamName")
     /// team.setValue(player, forKey: "captain")
     /// ```
+    ///
+    /// A to-many relationship takes a set, an array or an `NSOrderedSet` of objects; an ordered
+    /// one keeps the order of an array or ordered set.
     public func setValue(_ value: Any?, forKey key: String) {
         guard let property = entity.property(named: key) else {
             refuse(key: key, "\(entity.entityName) has no property '\(key)'")
@@ -59,11 +65,15 @@ extension ManagedObject {
             case .failure(let refusal): refuse(key: key, refusal.reason)
             }
         case let relationship as RelationshipDescription where relationship.isToMany:
-            guard let objects = Self.objectSet(from: value) else {
-                refuse(key: key, "a to-many relationship takes a set or array of objects")
+            guard let objects = Self.objectList(from: value) else {
+                refuse(key: key, "a to-many relationship takes a set, array or ordered set of objects")
                 return
             }
-            setToManyValue(objects, at: relationship.slot)
+            if relationship.isOrdered {
+                setOrderedToManyValue(objects, at: relationship.slot)
+            } else {
+                setToManyValue(Set(objects), at: relationship.slot)
+            }
         default:
             let unwrapped = flattenOptional(value)
             guard unwrapped == nil || unwrapped is ManagedObject else {
@@ -86,6 +96,9 @@ extension ManagedObject {
         guard let first = keys.first else { return nil }
         var current: Any? = value(forKey: first)
         for key in keys.dropFirst() {
+            if let ordered = current as? NSOrderedSet {
+                current = Set(ordered.array.compactMap { $0 as? ManagedObject })
+            }
             if key == "@count" {
                 return (current as? Set<ManagedObject>).map { NSNumber(value: $0.count) }
             }
@@ -146,7 +159,7 @@ extension ManagedObject {
                 refusal = nil
             }
         case let relationship as RelationshipDescription where relationship.isToMany:
-            refusal = Self.objectSet(from: value) == nil ? "\(String(describing: value)) does not fit \(property)" : nil
+            refusal = Self.objectList(from: value) == nil ? "\(String(describing: value)) does not fit \(property)" : nil
         default:
             let fits = flattenOptional(value) == nil || flattenOptional(value) is ManagedObject
             refusal = fits ? nil : "\(String(describing: value)) does not fit \(property)"
@@ -158,14 +171,16 @@ extension ManagedObject {
         }
     }
 
-    private static func objectSet(from value: Any?) -> Set<ManagedObject>? {
+    /// The objects of a set, array or ordered set, in its order; nil if it holds anything else.
+    private static func objectList(from value: Any?) -> [ManagedObject]? {
         guard let value = flattenOptional(value) else { return [] }
-        if let set = value as? Set<ManagedObject> { return set }
+        if let set = value as? Set<ManagedObject> { return Array(set) }
+        if let ordered = value as? NSOrderedSet { return objectList(from: ordered.array) }
         guard let sequence = value as? any Sequence else { return nil }
-        var result: Set<ManagedObject> = []
+        var result: [ManagedObject] = []
         for element in sequence {
             guard let object = element as? ManagedObject else { return nil }
-            result.insert(object)
+            result.append(object)
         }
         return result
     }

@@ -11,6 +11,8 @@ extension ManagedObject {
                 return Value._fromManaged(attribute.transformedValue(of: stored))
             }
             return Value._fromManaged(stored.swiftValue(for: attribute.attributeType))
+        case let relationship as RelationshipDescription where relationship.isToMany && relationship.isOrdered:
+            return Value._fromManaged(orderedToManyValue(at: relationship.slot))
         case let relationship as RelationshipDescription where relationship.isToMany:
             return Value._fromManaged(toManyValue(at: relationship.slot))
         default:
@@ -36,7 +38,12 @@ extension ManagedObject {
             case .failure(let refusal): refuse(key: attribute.name, refusal.reason)
             }
         case let relationship as RelationshipDescription where relationship.isToMany:
-            setToManyValue(value._toManaged as? Set<ManagedObject> ?? [], at: relationship.slot)
+            let objects = value._toManaged as? [ManagedObject] ?? Array(value._toManaged as? Set<ManagedObject> ?? [])
+            if relationship.isOrdered {
+                setOrderedToManyValue(objects, at: relationship.slot)
+            } else {
+                setToManyValue(Set(objects), at: relationship.slot)
+            }
         default:
             setToOneValue(value._toManaged as? ManagedObject, at: property.slot)
         }

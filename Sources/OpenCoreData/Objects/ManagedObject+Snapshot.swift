@@ -38,7 +38,8 @@ extension ManagedObject {
             guard case .toMany(let relationship) = slot, relationship.hasChanges else { return nil }
             return ToManyChange(objectID: objectID, slot: index,
                                 added: relationship.added.map(\.objectID),
-                                removed: relationship.removed.map(\.objectID))
+                                removed: relationship.removed.map(\.objectID),
+                                order: relationship.isOrdered ? relationship.orderedCurrent?.map(\.objectID) : nil)
         }
     }
 

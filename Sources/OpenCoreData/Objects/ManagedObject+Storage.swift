@@ -26,8 +26,8 @@ extension ManagedObject {
     /// What a property holds in a new object.
     static func defaultSlot(of property: PropertyDescription) -> Slot {
         if let attribute = property as? AttributeDescription { return .attribute(attribute.defaultStorage) }
-        let relationship = property as? RelationshipDescription
-        return relationship?.isToMany == true ? .toMany(ToManyRelationship(committed: [])) : .toOne(nil)
+        guard let relationship = property as? RelationshipDescription, relationship.isToMany else { return .toOne(nil) }
+        return .toMany(ToManyRelationship(committed: [], isOrdered: relationship.isOrdered))
     }
 
     /// The value a slot had before the changes of the current event, if it changed in it.
@@ -83,7 +83,7 @@ extension ManagedObject {
             case let attribute as AttributeDescription:
                 return .attribute(attribute.isTransient ? attribute.defaultStorage : snapshot.value(at: attribute.slot))
             case let relationship as RelationshipDescription where relationship.isToMany:
-                return .toMany(ToManyRelationship(committed: nil))
+                return .toMany(ToManyRelationship(committed: nil, isOrdered: relationship.isOrdered))
             default:
                 return .toOne(snapshot.value(at: property.slot).objectID.map { context.object(with: $0) })
             }
@@ -111,22 +111,34 @@ extension ManagedObject {
     func toManyRelationship(at slot: Int) -> ToManyRelationship {
         materialize()
         if case .toMany(let relationship) = slots[slot] { return relationship }
-        let replacement = ToManyRelationship(committed: [])
+        let isOrdered = (entity.slots[slot] as? RelationshipDescription)?.isOrdered ?? false
+        let replacement = ToManyRelationship(committed: [], isOrdered: isOrdered)
         slots[slot] = .toMany(replacement)
         return replacement
     }
 
-    /// The relationship's current contents, loading them from the parent store if needed.
-    func toManyValue(at slot: Int) -> Set<ManagedObject> {
+    /// The relationship's storage with its contents loaded from the parent store.
+    func loadedToManyRelationship(at slot: Int) -> ToManyRelationship {
         let relationship = toManyRelationship(at: slot)
         if relationship.isFault {
             if let context = managedObjectContext {
                 context.loadRelationship(relationship, of: self, at: slot)
             } else {
-                relationship.committed = []
+                relationship.load([])
             }
         }
-        return relationship.current ?? []
+        return relationship
+    }
+
+    /// The relationship's current contents, loading them from the parent store if needed.
+    func toManyValue(at slot: Int) -> Set<ManagedObject> {
+        loadedToManyRelationship(at: slot).current ?? []
+    }
+
+    /// The relationship's current contents in order (an unordered relationship's in no
+    /// particular order), loading them from the parent store if needed.
+    func orderedToManyValue(at slot: Int) -> [ManagedObject] {
+        loadedToManyRelationship(at: slot).orderedCurrent ?? []
     }
 
     // MARK: Writing
@@ -175,11 +187,12 @@ extension ManagedObject {
         newValue?.link(self, through: inverse, reverse: relationship)
     }
 
-    /// Adds an object to a to-many relationship and updates its inverse.
-    func addToManyValue(_ object: ManagedObject, at slot: Int) {
+    /// Adds an object to a to-many relationship (an ordered one at `index`, the end when nil)
+    /// and updates its inverse.
+    func addToManyValue(_ object: ManagedObject, at slot: Int, index: Int? = nil) {
         guard let relationship = entity.slots[slot] as? RelationshipDescription,
               acceptsRelated(object, through: relationship) else { return }
-        primitiveInsert(object, intoToManyAt: slot)
+        primitiveInsert(object, intoToManyAt: slot, index: index)
         guard let inverse = relationship.inverseRelationship else { return }
         object.link(self, through: inverse, reverse: relationship)
     }
@@ -198,6 +211,24 @@ extension ManagedObject {
         willChangeSlot(slot)
         for object in current.subtracting(newValue) { removeToManyValue(object, at: slot) }
         for object in newValue.subtracting(current) { addToManyValue(object, at: slot) }
+    }
+
+    /// Replaces an ordered to-many relationship's contents and order (the first occurrence of an
+    /// object listed twice counts).
+    func setOrderedToManyValue(_ newValue: [ManagedObject], at slot: Int) {
+        var seen: Set<ManagedObject> = []
+        let order = newValue.filter { seen.insert($0).inserted }
+        setToManyValue(seen, at: slot)
+        reorderToManyValue(order, at: slot)
+    }
+
+    /// Puts an ordered to-many relationship's objects in a new order; `order` holds exactly its
+    /// current contents.
+    func reorderToManyValue(_ order: [ManagedObject], at slot: Int) {
+        let relationship = loadedToManyRelationship(at: slot)
+        guard relationship.isOrdered, relationship.orderedCurrent != order else { return }
+        willChangeSlot(slot)
+        relationship.reorder(order)
     }
 
     /// `source` now points here through `inverse`'s inverse (`reverse`): make `inverse` point back.
@@ -232,14 +263,21 @@ extension ManagedObject {
         slots[slot] = .toOne(object)
     }
 
-    func primitiveInsert(_ object: ManagedObject, intoToManyAt slot: Int) {
+    func primitiveInsert(_ object: ManagedObject, intoToManyAt slot: Int, index: Int? = nil) {
         willChangeSlot(slot)
-        toManyRelationship(at: slot).insert(object)
+        relationshipForChange(at: slot).insert(object, at: index)
     }
 
     func primitiveRemove(_ object: ManagedObject, fromToManyAt slot: Int) {
         willChangeSlot(slot)
-        toManyRelationship(at: slot).remove(object)
+        relationshipForChange(at: slot).remove(object)
+    }
+
+    /// An ordered relationship changes with its contents loaded, so that its order is known
+    /// (Core Data reads it too); an unordered one records the change without reading.
+    private func relationshipForChange(at slot: Int) -> ToManyRelationship {
+        let relationship = toManyRelationship(at: slot)
+        return relationship.isOrdered ? loadedToManyRelationship(at: slot) : relationship
     }
 
     /// Relationships only link objects of one context (or objects not inserted yet). A link across

@@ -3,7 +3,8 @@
 /// - One table per entity hierarchy, named after the root entity, with `_pk` (the primary key),
 ///   `_entity` (the concrete entity's code) and `_version` (incremented by every save, for
 ///   optimistic locking), then one column per stored attribute and two per to-one relationship
-///   (the destination's key, and its entity code in `_<column>_entity`). Properties declared by
+///   (the destination's key, and its entity code in `_<column>_entity`), and a `_<column>_order`
+///   BLOB per ordered to-many (see `StoredRelationshipOrder`). Properties declared by
 ///   subentities are prefixed with the entity name (`Employee_salary`).
 /// - A to-many relationship whose inverse is to-one is read through the inverse's column.
 /// - Many-to-many relationships, and to-many ones without an inverse, get a join table
@@ -19,6 +20,9 @@ package struct SQLiteSchema: @unchecked Sendable {
         package let root: EntityDescription
         /// Columns after `_pk, _entity, _version`, in select order.
         package var columns: [Column] = []
+        /// The order columns of ordered to-many relationships (see `StoredRelationshipOrder`),
+        /// which fetches do not select.
+        package var orderColumns: [String] = []
     }
 
     package struct Column {
@@ -110,8 +114,14 @@ package struct SQLiteSchema: @unchecked Sendable {
         return "\(declaring.entityName)_\(property.name)"
     }
 
+    /// The column keeping an ordered to-many relationship's order, in its entity's table.
+    package func orderColumnName(of relationship: PropertyDescription) -> String {
+        "_\(columnName(of: relationship))_order"
+    }
+
     /// The columns storing a property: one for an attribute, two (key and entity code) for a
-    /// to-one, none for a to-many.
+    /// to-one, none for a to-many (an ordered one's order column is apart, see
+    /// ``orderColumnName(of:)``).
     package func columnNames(of property: PropertyDescription) -> [String] {
         let name = columnName(of: property)
         if property is AttributeDescription { return [name] }
@@ -132,14 +142,17 @@ package struct SQLiteSchema: @unchecked Sendable {
                 } else if let relationship = property as? RelationshipDescription, !relationship.isToMany {
                     table.columns.append(Column(name: name, declaredType: "INTEGER", property: property, isEntityCode: false))
                     table.columns.append(Column(name: "_\(name)_entity", declaredType: "INTEGER", property: property, isEntityCode: true))
+                } else if let relationship = property as? RelationshipDescription, relationship.isOrdered {
+                    table.orderColumns.append(orderColumnName(of: relationship))
                 } else {
                     continue
                 }
                 let owner = "\(entity.entityName).\(property.name)"
-                if let other = used[name.lowercased()] {
-                    throw ModelError(ModelError.invalidName, "\(owner) and \(other) both need the column '\(name)' in table \(root.entityName) (SQLite does not tell names apart by case; a property of a subentity is stored as <entity>_<property>); rename \(owner) or \(other)")
+                let column = (property as? RelationshipDescription)?.isToMany == true ? orderColumnName(of: property) : name
+                if let other = used[column.lowercased()] {
+                    throw ModelError(ModelError.invalidName, "\(owner) and \(other) both need the column '\(column)' in table \(root.entityName) (SQLite does not tell names apart by case; a property of a subentity is stored as <entity>_<property>); rename \(owner) or \(other)")
                 }
-                used[name.lowercased()] = owner
+                used[column.lowercased()] = owner
             }
         }
         return table
@@ -184,6 +197,7 @@ package struct SQLiteSchema: @unchecked Sendable {
     func createStatements(for table: Table) -> [String] {
         let columns = ["\"_pk\" INTEGER PRIMARY KEY", "\"_entity\" INTEGER NOT NULL", "\"_version\" INTEGER NOT NULL"]
             + table.columns.map { "\(quoted($0.name)) \($0.declaredType)" }
+            + table.orderColumns.map { "\(quoted($0)) BLOB" }
         return ["CREATE TABLE \(quoted(table.name)) (\(columns.joined(separator: ", ")))"]
     }
 

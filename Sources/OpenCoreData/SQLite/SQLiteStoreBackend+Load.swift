@@ -148,6 +148,12 @@ extension SQLiteStoreBackend {
             }
             try db.execute(sql: "ALTER TABLE \(quoted(table.name)) ADD COLUMN \(definition)")
         }
+        if let relationship = property as? RelationshipDescription, relationship.isOrdered {
+            let column = schema.orderColumnName(of: relationship)
+            if !existing.contains(column.lowercased()) {
+                try db.execute(sql: "ALTER TABLE \(quoted(table.name)) ADD COLUMN \(quoted(column)) BLOB")
+            }
+        }
     }
 
     private func createJoinTableIfOwned(_ relationship: RelationshipDescription, _ db: Database, schema: SQLiteSchema) throws {

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Reading rows: faults by key, relationship contents, fetches and counts.
@@ -64,7 +65,27 @@ extension SQLiteStoreBackend {
                     result[owner, default: []].append(ManagedObjectID(entity: entity, storeIdentifier: loaded.identifier, primaryKey: key))
                 }
             }
+            if relationship.isOrdered { try arrangeInStoredOrder(&result, of: owners, through: relationship, schema: schema, db) }
             return result
+        }
+    }
+
+    /// Puts each owner's destinations in the order its row keeps (see `StoredRelationshipOrder`).
+    private func arrangeInStoredOrder(_ result: inout [ManagedObjectID: [ManagedObjectID]], of owners: [Int64: ManagedObjectID],
+                                      through relationship: RelationshipDescription, schema: SQLiteSchema, _ db: Database) throws {
+        guard let entity = relationship.entity, let table = schema.table(for: entity) else { return }
+        let column = quoted(schema.orderColumnName(of: relationship))
+        let keys = Array(owners.keys)
+        for start in stride(from: 0, to: keys.count, by: Self.keysPerStatement) {
+            let chunk = keys[start..<min(start + Self.keysPerStatement, keys.count)]
+            let sql = "SELECT \"_pk\", \(column) FROM \(quoted(table.name)) WHERE \"_pk\" IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(Array(chunk)))
+            while let row = try rows.next() {
+                let ownerKey: Int64 = try row.decode(atIndex: 0)
+                let order: Data? = try row.decode(atIndex: 1)
+                guard let owner = owners[ownerKey], let order else { continue }
+                result[owner] = StoredRelationshipOrder.arrange(result[owner] ?? [], by: StoredRelationshipOrder.decode(order))
+            }
         }
     }
 

@@ -109,6 +109,9 @@ extension SQLiteStoreBackend {
         for change in save.joinChanges {
             try writeLink(change, db, loaded: loaded)
         }
+        for change in save.orderChanges {
+            try writeOrder(change, db, loaded: loaded)
+        }
         try deleteLinks(of: save.deleted.map(\.objectID), db, schema: schema)
         let generations = try finishCountedWrites(db)
         let token = try recordHistory(number: generations.after, db, loaded: loaded) { recorder, timestamp in
@@ -169,6 +172,13 @@ extension SQLiteStoreBackend {
             try db.cachedStatement(sql: "DELETE FROM \(quoted(joinTable.name)) WHERE \"source\" = ? AND \"target\" = ?")
                 .execute(arguments: [change.source.key, change.destination.key])
         }
+    }
+
+    private func writeOrder(_ change: RelationshipOrderChange, _ db: Database, loaded: Loaded) throws {
+        guard let table = loaded.schema.table(for: change.owner.entity) else { return }
+        let column = quoted(loaded.schema.orderColumnName(of: change.relationship))
+        try db.cachedStatement(sql: "UPDATE \(quoted(table.name)) SET \(column) = ? WHERE \"_pk\" = ?")
+            .execute(arguments: [StoredRelationshipOrder.encode(change.destinations), change.owner.key])
     }
 
     /// Deleted rows take their join-table links with them.

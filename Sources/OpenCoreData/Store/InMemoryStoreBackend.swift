@@ -13,6 +13,8 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
         var rows: [ObjectIdentifier: [Int64: RowSnapshot]] = [:]
         /// Join-table links by owning relationship.
         var links: [ObjectIdentifier: Set<Link>] = [:]
+        /// Ordered relationships' orders by relationship, then owner (see `StoredRelationshipOrder`).
+        var orders: [ObjectIdentifier: [ManagedObjectID: [Int64]]] = [:]
         var lastKey: [ObjectIdentifier: Int64] = [:]
         /// Committed saves so far.
         var generation: Int64 = 0
@@ -47,8 +49,10 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
     func relatedObjectIDs(of ids: [ManagedObjectID], through relationship: RelationshipDescription) throws -> [ManagedObjectID: [ManagedObjectID]] {
         let tables = self.tables.withLock { $0 }
         var result: [ManagedObjectID: [ManagedObjectID]] = [:]
+        let orders = relationship.isOrdered ? tables.orders[ObjectIdentifier(relationship)] ?? [:] : [:]
         for id in ids {
-            result[id] = Self.related(of: id, through: relationship, in: tables)
+            let related = Self.related(of: id, through: relationship, in: tables)
+            result[id] = relationship.isOrdered ? StoredRelationshipOrder.arrange(related, by: orders[id] ?? []) : related
         }
         return result
     }
@@ -211,6 +215,9 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
                     tables.links[ObjectIdentifier(change.relationship)]?.remove(link)
                 }
             }
+            for change in saved.orderChanges {
+                tables.orders[ObjectIdentifier(change.relationship), default: [:]][change.owner] = change.destinations.map(\.key)
+            }
             let deleted = Set(saved.deleted.map(\.objectID))
             for id in deleted {
                 tables.rows[ObjectIdentifier(id.entity.rootEntity)]?[id.key] = nil
@@ -218,6 +225,9 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
             if !deleted.isEmpty {
                 for key in tables.links.keys {
                     tables.links[key] = tables.links[key]?.filter { !deleted.contains($0.source) && !deleted.contains($0.destination) }
+                }
+                for key in tables.orders.keys {
+                    tables.orders[key] = tables.orders[key]?.filter { !deleted.contains($0.key) }
                 }
             }
             tables.generation += 1

@@ -29,13 +29,15 @@ package struct SaveRequest: Sendable {
     package var deleted: [RowDeletion] = []
     /// Links added to or removed from join tables.
     package var joinChanges: [JoinChange] = []
+    /// The new order of ordered to-many relationships that changed.
+    package var orderChanges: [RelationshipOrderChange] = []
     /// Who saves, for the store's persistent history.
     package var transactionInfo = HistoryTransactionInfo()
 
     package init() {}
 
     package var isEmpty: Bool {
-        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && joinChanges.isEmpty
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && joinChanges.isEmpty && orderChanges.isEmpty
     }
 }
 
@@ -64,6 +66,15 @@ package struct JoinChange: Sendable {
     package var source: ManagedObjectID
     package var destination: ManagedObjectID
     package var isInsertion: Bool
+}
+
+/// The whole order of an ordered to-many relationship of one object after a save. Stores keep
+/// it beside the links (which say what the relationship holds); reading puts the destinations in
+/// this order, and any the order does not list after them.
+package struct RelationshipOrderChange: Sendable {
+    package var relationship: RelationshipDescription
+    package var owner: ManagedObjectID
+    package var destinations: [ManagedObjectID]
 }
 
 /// A row that changed in the store since the saving context read it.
@@ -125,9 +136,10 @@ extension SaveRequest {
     package var referencesTemporaryIDs: Bool {
         inserted.contains(where: \.referencesTemporaryIDs) || updated.contains { $0.snapshot.referencesTemporaryIDs }
             || joinChanges.contains { $0.source.isTemporaryID || $0.destination.isTemporaryID }
+            || orderChanges.contains { $0.owner.isTemporaryID || $0.destinations.contains(where: \.isTemporaryID) }
     }
 
-    /// Replaces temporary IDs (in row IDs, to-one values and join links) by permanent ones.
+    /// Replaces temporary IDs (in row IDs, to-one values, join links and orders) by permanent ones.
     package func replacingIDs(_ mapping: [ManagedObjectID: ManagedObjectID]) -> SaveRequest {
         guard !mapping.isEmpty else { return self }
         func map(_ id: ManagedObjectID) -> ManagedObjectID { mapping[id] ?? id }
@@ -143,6 +155,12 @@ extension SaveRequest {
             var changed = change
             changed.source = map(change.source)
             changed.destination = map(change.destination)
+            return changed
+        }
+        copy.orderChanges = orderChanges.map { change in
+            var changed = change
+            changed.owner = map(change.owner)
+            changed.destinations = change.destinations.map(map)
             return changed
         }
         return copy

@@ -42,9 +42,11 @@ final class HistoryStack: Sendable {
         try container.loadPersistentStores()
     }
 
-    /// Another container on the same SQLite file, as a second program would open it.
+    /// Another container on the same SQLite file, with the same model, as a second program would
+    /// open it.
     func reopened(tracking: Bool = true, configure: (PersistentStoreDescription) -> Void = { _ in }) throws -> HistoryStack {
-        try HistoryStack(kind, directory: directory, tracking: tracking, postgresSchema: postgresSchema, configure: configure)
+        try HistoryStack(kind, model: container.managedObjectModel, directory: directory, tracking: tracking,
+                         postgresSchema: postgresSchema, configure: configure)
     }
 
     func newContext(author: String? = nil, name: String? = nil) -> ManagedObjectContext {

@@ -38,6 +38,7 @@ func libraryModelInCode() -> ManagedObjectModel {
     scratch.isTransient = true
     let tags = RelationshipDescription(name: "tags", destination: tag, toMany: true, deleteRule: .noAction)
     tags.userInfo = ["note": "shown in the sidebar"]
+    tags.isOrdered = true
     let tagBooks = RelationshipDescription(name: "books", destination: book, toMany: true, deleteRule: .deny)
     tagBooks.minCount = 1
     tags.inverseRelationship = tagBooks

@@ -79,13 +79,17 @@ import Testing
             basil.name = "basil"
             tomato.addToCompanions(basil)
             bed.addToPlants([tomato, basil])
+            let pepper = GardenPlant(context: context)
+            pepper.identifier = UUID()
+            pepper.name = "pepper"
+            bed.insertIntoPlants(pepper, at: 1)
             try context.save()
         }
         let fresh = stack.newContext()
         try fresh.performAndWait {
             let plants = try fresh.fetch(GardenPlant.fetchRequest())
             let tomato = try #require(plants.first { $0.name == "tomato" })
-            #expect(plants.count == 2)
+            #expect(plants.count == 3)
             #expect(tomato.identifier == identifier && tomato.count?.int64Value == 12 && tomato.default == "red")
             #expect(tomato.height == 1.5 && tomato.photo == Data([0xFF, 0xD8]) && tomato.planted == planted)
             #expect(tomato.tags == ["heirloom", "red"])
@@ -95,11 +99,15 @@ import Testing
             let bed = try #require(tomato.bed)
             #expect(bed.label == "south" && bed.sunny?.boolValue == true && bed.rows == 4)
             #expect(bed.layout == ["rows": 3, "spacing": 40])
-            #expect(bed.plants.map(\.name).sorted() == ["basil", "tomato"])
+            // Bed.plants is ordered.
+            #expect(bed.plants.map(\.name) == ["tomato", "pepper", "basil"])
             bed.removeFromPlants(tomato)
-            #expect(tomato.bed == nil && bed.plants.map(\.name) == ["basil"])
-            // The abstract Organism's fetch finds both plants, as GardenOrganism objects.
-            #expect(try fresh.fetch(GardenOrganism.fetchRequest()).count == 2)
+            #expect(tomato.bed == nil && bed.plants.map(\.name) == ["pepper", "basil"])
+            bed.replacePlants(at: 1, with: tomato)
+            bed.removeFromPlants(at: 0)
+            #expect(bed.plants.map(\.name) == ["tomato"])
+            // The abstract Organism's fetch finds every plant, as GardenOrganism objects.
+            #expect(try fresh.fetch(GardenOrganism.fetchRequest()).count == 3)
         }
     }
 }

@@ -83,8 +83,10 @@ struct ModelClassBinding {
                 // model is declared in code.
                 if attribute.valueTransformerName?.isEmpty ?? true { attribute.codableValueType = type }
             case let (.toOne(declaredClass), relationship as RelationshipDescription),
-                 let (.toMany(declaredClass), relationship as RelationshipDescription):
-                let declaresToMany = if case .toMany = kind { true } else { false }
+                 let (.toMany(declaredClass), relationship as RelationshipDescription),
+                 let (.orderedToMany(declaredClass), relationship as RelationshipDescription):
+                // An array reads an unordered relationship by key, a set an ordered one without its order.
+                let declaresToMany = if case .toOne = kind { false } else { true }
                 guard declaresToMany == relationship.isToMany else {
                     throw ModelError(ModelError.invalidDeclaration, "\(here) declares \(name) as a \(declaresToMany ? "to-many" : "to-one") relationship, but the model file's is \(relationship.isToMany ? "to-many" : "to-one")")
                 }
@@ -97,7 +99,7 @@ struct ModelClassBinding {
             default:
                 let declaresAttribute = switch kind {
                 case .attribute, .number, .codable: true
-                case .toOne, .toMany: false
+                case .toOne, .toMany, .orderedToMany: false
                 }
                 throw ModelError(ModelError.invalidDeclaration, "\(here) declares \(name) as \(declaresAttribute ? "an attribute" : "a relationship"), but the model file's \(name) is \(property is AttributeDescription ? "an attribute" : "a relationship")")
             }

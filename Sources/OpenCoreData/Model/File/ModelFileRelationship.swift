@@ -25,9 +25,7 @@ enum ModelFileRelationship {
             }
             relationship.maxCount = maxCount
         }
-        if try fields.flag("ordered") {
-            throw ModelError(ModelError.unsupportedFeature, "\(fields.place) is ordered; ordered relationships are not supported yet, use a set and a sort attribute")
-        }
+        relationship.isOrdered = try fields.flag("ordered")
         relationship.isTransient = try fields.flag("transient")
         let destination = try fields.required("destinationEntity")
         relationship.destinationEntityName = destination

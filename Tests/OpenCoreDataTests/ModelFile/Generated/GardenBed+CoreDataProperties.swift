@@ -26,23 +26,43 @@ extension GardenBed {
         set { setValue(newValue, forKey: "sunny") }
     }
 
-    var plants: Set<GardenPlant> {
-        Set(mutableSetValue(forKey: "plants").objects.compactMap { $0 as? GardenPlant })
+    var plants: [GardenPlant] {
+        mutableOrderedSetValue(forKey: "plants").array.compactMap { $0 as? GardenPlant }
     }
 
     func addToPlants(_ value: GardenPlant) {
-        mutableSetValue(forKey: "plants").add(value)
+        mutableOrderedSetValue(forKey: "plants").add(value)
     }
 
     func removeFromPlants(_ value: GardenPlant) {
-        mutableSetValue(forKey: "plants").remove(value)
+        mutableOrderedSetValue(forKey: "plants").remove(value)
     }
 
-    func addToPlants(_ values: Set<GardenPlant>) {
-        for value in values { addToPlants(value) }
+    func addToPlants(_ values: [GardenPlant]) {
+        mutableOrderedSetValue(forKey: "plants").addObjects(from: values)
     }
 
-    func removeFromPlants(_ values: Set<GardenPlant>) {
+    func removeFromPlants(_ values: [GardenPlant]) {
         for value in values { removeFromPlants(value) }
+    }
+
+    func insertIntoPlants(_ value: GardenPlant, at index: Int) {
+        mutableOrderedSetValue(forKey: "plants").insert(value, at: index)
+    }
+
+    func insertIntoPlants(_ values: [GardenPlant], at indexes: IndexSet) {
+        mutableOrderedSetValue(forKey: "plants").insert(values, at: indexes)
+    }
+
+    func removeFromPlants(at index: Int) {
+        mutableOrderedSetValue(forKey: "plants").removeObject(at: index)
+    }
+
+    func removeFromPlants(at indexes: IndexSet) {
+        mutableOrderedSetValue(forKey: "plants").removeObjects(at: indexes)
+    }
+
+    func replacePlants(at index: Int, with value: GardenPlant) {
+        mutableOrderedSetValue(forKey: "plants").replaceObject(at: index, with: value)
     }
 }
