@@ -150,6 +150,7 @@ extension ManagedObjectContext {
             switch step {
             case .toOne(let relationship): current = current?.toOneValue(at: relationship.slot)
             case .attribute(let attribute): return current?.attributeValue(at: attribute.slot) ?? .null
+            case .toMany(let relationship): return current.map { .integer(Int64($0.toManyValue(at: relationship.slot).count)) } ?? .null
             default: return .null
             }
         }

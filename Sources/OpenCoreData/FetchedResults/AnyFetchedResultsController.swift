@@ -91,7 +91,8 @@ open class AnyFetchedResultsController: @unchecked Sendable {
     /// - Throws: ``FetchedResultsError/missingSortDescriptors`` without sort descriptors;
     ///   ``FetchedResultsError/outOfOrderSection`` when section names do not follow the sort
     ///   order; ``FetchedResultsError/unsupportedResultType`` for dictionary results with change
-    ///   tracking, or count results; ``FetchedResultsError/fetchDuringChangeDelivery`` when called
+    ///   tracking, or count results; ``FetchedResultsError/unsupportedSortKey`` for a sort by a
+    ///   to-many's `@count`; ``FetchedResultsError/fetchDuringChangeDelivery`` when called
     ///   from a delegate callback; and the errors of ``ManagedObjectContext/fetch(_:)``. After an
     ///   error the controller has no results.
     public func performFetch() throws {

@@ -22,6 +22,9 @@ public struct FetchedResultsError: CoreDataCodedError {
     /// report; its controller goes stale silently). See
     /// ``FetchedResultsControllerDelegate/controller(_:didFailWith:)``.
     public static let changeProcessingFailed = CoreDataErrorCode(140405, "changeProcessingFailed")
+    /// A sort key the controller cannot follow: a to-many relationship's `@count`, which
+    /// changes with other objects. Sort by a derived attribute holding the count instead.
+    public static let unsupportedSortKey = CoreDataErrorCode(140406, "unsupportedSortKey")
 
     init(_ code: CoreDataErrorCode, _ message: String, underlyingError: (any Error)? = nil) {
         self.code = code

@@ -146,13 +146,15 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
 
         func rawValue(forKey key: String) -> Any? { nil }
 
-        /// The value of a sort key, following to-one relationships.
+        /// The value of a sort key, following to-one relationships (a `@count` counts the
+        /// to-many it ends with).
         func sortValue(_ key: ResolvedSortKey) -> PropertyValue {
             var subject: RowSubject? = self
             for step in key.path.steps {
                 switch step {
                 case .toOne(let relationship): subject = subject?.toOneSubject(relationship) as? RowSubject
                 case .attribute(let attribute): return subject?.attributeValue(attribute) ?? .null
+                case .toMany(let relationship): return subject.map { .integer(Int64($0.toManySubjects(relationship).count)) } ?? .null
                 default: return .null
                 }
             }

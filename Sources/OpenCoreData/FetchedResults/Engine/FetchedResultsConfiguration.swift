@@ -54,6 +54,10 @@ struct FetchedResultsConfiguration {
         }
         plan = try request.storeFetch(source)
         let entity = plan.entity
+        if let counted = plan.sortKeys.first(where: { $0.path.steps.contains { if case .count = $0 { true } else { false } } }) {
+            throw FetchedResultsError(FetchedResultsError.unsupportedSortKey,
+                                      "a fetched results controller cannot sort \(entity.entityName) by '\(counted.path.text)': a count changes when other objects change, which moves rows the controller does not follow; add a derived attribute with the derivation '\(counted.path.text)' (recomputed when a save changes the relationship) and sort by it")
+        }
         let section = try sectionNameKeyPath.map { try SectionKeyPath($0, entity: entity) }
         self.section = section
         includesPendingChanges = request.includesPendingChanges()

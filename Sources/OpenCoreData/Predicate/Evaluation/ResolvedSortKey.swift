@@ -1,7 +1,9 @@
 /// A sort descriptor checked against an entity: an attribute reached through to-one
-/// relationships, a direction and a comparison.
+/// relationships (or the `@count` of a to-many reached so), a direction and a comparison.
 package struct ResolvedSortKey: Sendable {
     package var path: ResolvedKeyPath
+    /// The attribute sorted by; for a `@count`, an integer 64 attribute named `@count` that no
+    /// entity has.
     package var attribute: AttributeDescription
     package var ascending: Bool
     package var comparison: FetchSortDescriptor.Comparison
@@ -31,7 +33,7 @@ package struct ResolvedSortKey: Sendable {
 
 extension FetchSortDescriptor {
     /// Resolves the descriptor's key path against an entity: it must reach an attribute through
-    /// to-one relationships only.
+    /// to-one relationships only, or end with a to-many relationship's `@count`.
     func resolved(for entity: EntityDescription) throws -> ResolvedSortKey {
         let components = key.split(separator: ".").map(String.init)
         var current = entity
@@ -48,9 +50,15 @@ extension FetchSortDescriptor {
                 steps.append(.toOne(relationship))
                 current = destination
                 continue
+            case let relationship as RelationshipDescription where relationship.isToMany && index == components.count - 2
+                && components[index + 1] == "@count":
+                steps += [.toMany(relationship), .count]
+                let path = ResolvedKeyPath(root: .object, steps: steps, entity: entity, text: key)
+                let count = AttributeDescription(name: "@count", type: .integer64AttributeType, isOptional: false)
+                return ResolvedSortKey(path: path, attribute: count, ascending: ascending, comparison: comparison)
             case let relationship as RelationshipDescription where relationship.isToMany:
                 throw FetchRequestError(FetchRequestError.unsupportedExpression,
-                                        "cannot sort \(entity.entityName) by '\(key)': it goes through the to-many relationship '\(name)'",
+                                        "cannot sort \(entity.entityName) by '\(key)': it goes through the to-many relationship '\(name)' (only '\(name).@count' can be sorted by)",
                                         entityName: entity.entityName, keyPath: key)
             default:
                 break
