@@ -114,7 +114,7 @@ extension ManagedObjectContext {
     /// whose row is gone becomes inaccessible: it reads as nil and counts as deleted.
     func fulfillFault(_ object: ManagedObject) {
         switch object.faultSource {
-        case .snapshot(let cached):
+        case .snapshot(let cached) where stalenessInterval < 0:
             object.faultSource = nil
             object.fill(from: cached, in: self)
             object.awakeFromFetch()
@@ -123,8 +123,8 @@ extension ManagedObjectContext {
             object.faultSource = nil
             loader.loadBatch(containing: index, in: self)
             if !object.state.isFault { return }
-        case nil:
-            break
+        case .snapshot, nil:
+            object.faultSource = nil
         }
         do {
             if let snapshot = try parentSnapshots(for: [object.objectID]).first {
@@ -139,6 +139,7 @@ extension ManagedObjectContext {
         object.state.isFault = false
         object.state.isInaccessible = true
         object.applyDefaults()
+        if !shouldDeleteInaccessibleFaults { unfulfilledFaults.append(object.objectID) }
     }
 
     /// Loads the committed contents of a to-many relationship.

@@ -48,6 +48,7 @@ extension ManagedObjectContext {
     /// the inserted objects are deleted, the deleted ones inserted, and the changed ones updated.
     public func rollback() {
         assertOnQueue()
+        unfulfilledFaults = []
         let inserted = insertedSet.members
         let deleted = deletedSet.members
         let changed = changedSet.members
@@ -86,6 +87,7 @@ extension ManagedObjectContext {
     /// A fetched results controller must fetch again afterwards.
     public func reset() {
         assertOnQueue()
+        unfulfilledFaults = []
         for object in registry.removeAll() {
             object.detach()
             object.state.awaitsInsertEvent = false

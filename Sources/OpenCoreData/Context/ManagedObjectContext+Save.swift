@@ -24,6 +24,7 @@ extension ManagedObjectContext {
     public func save() throws {
         assertOnQueue()
         processPendingChanges()
+        try reportUnfulfilledFaults()
         guard hasChanges else { return }
         deliver(.willSave)
         try runWillSaveHooks()
@@ -129,6 +130,16 @@ extension ManagedObjectContext {
     private func bumpVersionsOfSavedObjects() {
         for object in insertedSet { object.version = 1 }
         for object in changedSet where !object.isDeleted && !object.changedPersistentSlots.isEmpty { object.version += 1 }
+    }
+
+    /// Faults read while ``shouldDeleteInaccessibleFaults`` was false found no row: the save
+    /// stops before writing, as Core Data stops where the fault fired.
+    private func reportUnfulfilledFaults() throws {
+        guard !unfulfilledFaults.isEmpty else { return }
+        let ids = unfulfilledFaults
+        unfulfilledFaults = []
+        throw ObjectGraphError(ObjectGraphError.objectNotFound,
+                               "\(ids.count) object\(ids.count == 1 ? " was" : "s were") read after \(ids.count == 1 ? "its row was" : "their rows were") deleted (shouldDeleteInaccessibleFaults is false), so \(ids.count == 1 ? "its values were" : "their values were") not there: \(ids.map(\.description).joined(separator: ", "))")
     }
 
     func makeSaveRequest() -> SaveRequest {

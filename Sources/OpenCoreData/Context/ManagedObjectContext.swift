@@ -81,9 +81,34 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         didSet { retainedObjects = retainsRegisteredObjects ? Set(registeredObjects) : [] }
     }
 
-    /// Whether a fault whose row was deleted elsewhere is treated as deleted (its values read as
-    /// nil) instead of stopping the program as Core Data does by default. Always true here.
-    public var shouldDeleteInaccessibleFaults: Bool { true }
+    /// Whether a fault whose row was deleted elsewhere is treated as deleted: its values read as
+    /// nil (or their defaults) and it reports ``ManagedObject/isDeleted``. True by default, as in
+    /// Core Data.
+    ///
+    /// Set it to false to be told instead. Core Data then raises an exception where the fault
+    /// fires; here the fault still reads as nil, and the next ``save()`` throws
+    /// ``ObjectGraphError/objectNotFound`` naming every object read so, before writing anything
+    /// (the save after that goes ahead). ``rollback()`` and ``reset()`` forget them.
+    ///
+    /// ```swift
+    /// context.shouldDeleteInaccessibleFaults = false
+    /// let name = order.customer?.name      // the customer's row was deleted by another process
+    /// try context.save()                   // throws ObjectGraphError.objectNotFound
+    /// ```
+    public var shouldDeleteInaccessibleFaults: Bool = true
+
+    /// Faults that found no row while ``shouldDeleteInaccessibleFaults`` was false, which the
+    /// next save reports.
+    var unfulfilledFaults: [ManagedObjectID] = []
+
+    /// How old, in seconds, a row kept in memory may be when a fault fires and reads it: a
+    /// negative value (the default, as in Core Data) takes any age, so a fault uses the row its
+    /// fetch or a merge left with it; zero or more reads the row from the parent store again.
+    ///
+    /// The library does not record when it read a cached row, so every interval of zero or more
+    /// behaves as zero: such faults always read the parent store (a fault without a cached row
+    /// always does, whatever the interval).
+    public var stalenessInterval: TimeInterval = -1
 
     let queue: DispatchQueue
     private let queueToken: QueueToken
