@@ -36,7 +36,9 @@ import Testing
         }
 
         override func awake(fromSnapshotEvents flags: SnapshotEventType) {
-            let kind = flags == .refresh ? "refresh" : flags == .rollback ? "rollback" : "\(flags.rawValue)"
+            let names: [(SnapshotEventType, String)] = [(.refresh, "refresh"), (.rollback, "rollback"), (.undoInsertion, "undoInsertion"),
+                                                        (.undoDeletion, "undoDeletion"), (.undoUpdate, "undoUpdate")]
+            let kind = names.filter { flags.contains($0.0) }.map(\.1).joined(separator: "+")
             Self.events.append("awake \(kind) title=\(title ?? "nil") words=\(words) deleted=\(isDeleted)")
         }
     }
@@ -112,6 +114,36 @@ import Testing
             context.rollback()
             #expect(Set(Memo.events) == ["awake rollback title=plan words=40 deleted=false",
                                          "awake rollback title=spare words=0 deleted=false"])
+        }
+    }
+
+    @Test func undoTellsObjectsWhatItPutBack() throws {
+        let stack = try TestStack(.sqlite, model: Self.model())
+        let context = stack.newContext()
+        try context.performAndWait {
+            let memo = Memo(context: context)
+            memo.title = "plan"
+            try context.save()
+            context.undoManager = UndoManager()
+
+            memo.title = "new plan"
+            context.processPendingChanges()
+            Memo.events = []
+            context.undo()
+            #expect(Memo.events == ["awake undoUpdate title=plan words=0 deleted=false"])
+
+            context.delete(memo)
+            context.processPendingChanges()
+            Memo.events = []
+            context.undo()
+            #expect(Memo.events == ["awake undoDeletion title=plan words=0 deleted=false"])
+
+            let draft = Memo(context: context)
+            draft.title = "draft"
+            context.processPendingChanges()
+            Memo.events = []
+            context.undo()
+            #expect(Memo.events == ["awake undoInsertion title=draft words=0 deleted=true"])
         }
     }
 }

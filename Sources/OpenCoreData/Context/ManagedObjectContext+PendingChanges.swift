@@ -15,14 +15,19 @@ extension ManagedObjectContext {
         assertOnQueue()
         guard !isProcessingPendingChanges else { return }
         isProcessingPendingChanges = true
-        defer { isProcessingPendingChanges = false }
+        defer {
+            isProcessingPendingChanges = false
+            skipsUndoRegistration = false
+        }
         // Observers may change objects while hearing about a change; those changes form the next
         // event, reported in the same call.
         var rounds = 0
         while !pending.isEmpty, rounds < 64 {
             rounds += 1
             propagateDeletes()
-            deliver(.objectsDidChange(takePendingEvent()))
+            let event = takePendingEvent()
+            registerUndo(of: event)
+            deliver(.objectsDidChange(event))
         }
     }
 

@@ -49,6 +49,7 @@ extension ManagedObjectContext {
     public func rollback() {
         assertOnQueue()
         unfulfilledFaults = []
+        undoManager?.removeAllActions(withTarget: self)
         let inserted = insertedSet.members
         let deleted = deletedSet.members
         let changed = changedSet.members
@@ -79,6 +80,8 @@ extension ManagedObjectContext {
         for object in changed.union(deleted) where !inserted.contains(object) {
             object.awake(fromSnapshotEvents: .rollback)
         }
+        // Core Data's rollback empties the undo stack; the changes it makes are not undoable.
+        skipsUndoRegistration = true
         scheduleProcessingPendingChanges()
     }
 
@@ -88,6 +91,7 @@ extension ManagedObjectContext {
     public func reset() {
         assertOnQueue()
         unfulfilledFaults = []
+        undoManager?.removeAllActions(withTarget: self)
         for object in registry.removeAll() {
             object.detach()
             object.state.awaitsInsertEvent = false

@@ -97,6 +97,45 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// ```
     public var shouldDeleteInaccessibleFaults: Bool = true
 
+    /// Records the changes made here so that they can be undone: every processed change event
+    /// (an insertion, a deletion with what its delete rules changed, property changes) is one
+    /// action, undone and redone by ``undo()`` and ``redo()`` or the manager's own methods. Nil
+    /// by default, as in Core Data on iOS: recording costs memory and time.
+    ///
+    /// With no run loop on Linux to close a group per user event, group changes explicitly with
+    /// ``UndoManager/beginUndoGrouping()`` and ``UndoManager/endUndoGrouping()`` (which process
+    /// the context's pending changes first, so that they fall in the group); outside a group each
+    /// event is its own undo step (see ``UndoManager``). Merges from other contexts are not
+    /// recorded; ``rollback()`` and ``reset()`` forget this context's actions. Undoing after a
+    /// save brings the saved changes back as unsaved ones, as in Core Data.
+    ///
+    /// ```swift
+    /// context.undoManager = UndoManager()
+    /// context.undoManager?.beginUndoGrouping()
+    /// let team = Team(context: context)
+    /// team.teamName = "Brazil"
+    /// context.undoManager?.endUndoGrouping()
+    /// context.undo()            // the team is gone
+    /// ```
+    public var undoManager: UndoManager? {
+        didSet {
+            #if !canImport(Darwin)
+            oldValue?.removeCheckpointHandler(for: self)
+            // As Core Data does at the undo manager's checkpoint notification: changes made
+            // before a group ends are processed, so that they are recorded in that group.
+            undoManager?.addCheckpointHandler(for: self) { [weak self] in
+                guard let self, self.isOnQueue else { return }
+                self.processPendingChanges()
+            }
+            #endif
+        }
+    }
+
+    /// While an undo or redo runs: the record of what reverses the changes it makes.
+    var undoCollector: UndoRecord?
+    /// Set by a rollback: the next processing of pending changes registers nothing to undo.
+    var skipsUndoRegistration = false
+
     /// Faults that found no row while ``shouldDeleteInaccessibleFaults`` was false, which the
     /// next save reports.
     var unfulfilledFaults: [ManagedObjectID] = []

@@ -5,11 +5,12 @@ public struct SnapshotEventType: OptionSet, Sendable, Hashable {
 
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
-    /// An undone insertion (there is no undo manager yet: not sent).
+    /// An undo or redo took out the object's insertion (see
+    /// ``ManagedObjectContext/undoManager``).
     public static let undoInsertion = SnapshotEventType(rawValue: 1 << 1)
-    /// An undone deletion (not sent yet).
+    /// An undo or redo brought the deleted object back.
     public static let undoDeletion = SnapshotEventType(rawValue: 1 << 2)
-    /// An undone update (not sent yet).
+    /// An undo or redo put back values of the object's properties.
     public static let undoUpdate = SnapshotEventType(rawValue: 1 << 3)
     /// ``ManagedObjectContext/rollback()`` restored the object's saved values.
     public static let rollback = SnapshotEventType(rawValue: 1 << 4)
