@@ -222,8 +222,8 @@ extension ManagedObject {
         reorderToManyValue(order, at: slot)
     }
 
-    /// Puts an ordered to-many relationship's objects in a new order; `order` holds exactly its
-    /// current contents.
+    /// Puts an ordered to-many relationship's objects in a new order (see
+    /// `ToManyRelationship.reorder(_:)` for objects `order` has or lacks beyond its contents).
     func reorderToManyValue(_ order: [ManagedObject], at slot: Int) {
         let relationship = loadedToManyRelationship(at: slot)
         guard relationship.isOrdered, relationship.orderedCurrent != order else { return }
