@@ -37,7 +37,8 @@ import Testing
 
         override func awake(fromSnapshotEvents flags: SnapshotEventType) {
             let names: [(SnapshotEventType, String)] = [(.refresh, "refresh"), (.rollback, "rollback"), (.undoInsertion, "undoInsertion"),
-                                                        (.undoDeletion, "undoDeletion"), (.undoUpdate, "undoUpdate")]
+                                                        (.undoDeletion, "undoDeletion"), (.undoUpdate, "undoUpdate"),
+                                                        (.mergePolicy, "mergePolicy")]
             let kind = names.filter { flags.contains($0.0) }.map(\.1).joined(separator: "+")
             Self.events.append("awake \(kind) title=\(title ?? "nil") words=\(words) deleted=\(isDeleted)")
         }
@@ -114,6 +115,27 @@ import Testing
             context.rollback()
             #expect(Set(Memo.events) == ["awake rollback title=plan words=40 deleted=false",
                                          "awake rollback title=spare words=0 deleted=false"])
+        }
+    }
+
+    @Test func aMergePolicyTellsTheObjectsItResolved() throws {
+        let stack = try TestStack(.sqlite, model: Self.model())
+        let context = stack.newContext()
+        let other = stack.newContext()
+        try context.performAndWait {
+            let memo = Memo(context: context)
+            memo.title = "plan"
+            try context.save()
+            let id = memo.objectID
+            try other.performAndWait {
+                (try other.existingObject(with: id) as? Memo)?.words = 40
+                try other.save()
+            }
+            context.mergePolicy = .mergeByPropertyObjectTrump
+            memo.title = "new plan"
+            Memo.events = []
+            try context.save()
+            #expect(Memo.events == ["awake mergePolicy title=new plan words=40 deleted=false"])
         }
     }
 

@@ -71,6 +71,7 @@ extension ManagedObjectContext {
             pending.updated.insert(object)
             scheduleProcessingPendingChanges()
         }
+        object.awake(fromSnapshotEvents: .mergePolicy)
     }
 
     /// The row is gone. Rollback and store-trump accept the deletion; object-trump and overwrite
@@ -87,6 +88,7 @@ extension ManagedObjectContext {
             object.savedValues = [:]
             object.state.isInserted = true
             insertedSet.insert(object)
+            object.awake(fromSnapshotEvents: .mergePolicy)
         default:
             object.revertChanges()
             changedSet.remove(object)

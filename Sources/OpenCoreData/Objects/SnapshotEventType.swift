@@ -17,6 +17,7 @@ public struct SnapshotEventType: OptionSet, Sendable, Hashable {
     /// ``ManagedObjectContext/refresh(_:mergeChanges:)`` reloaded the object's values under its
     /// unsaved changes.
     public static let refresh = SnapshotEventType(rawValue: 1 << 5)
-    /// A merge policy resolved a conflict by changing the object (not sent yet).
+    /// A merge policy resolved a save's conflict with the store's row: the object now has the
+    /// values the policy chose (or, written back over a deleted row, is inserted again).
     public static let mergePolicy = SnapshotEventType(rawValue: 1 << 6)
 }
