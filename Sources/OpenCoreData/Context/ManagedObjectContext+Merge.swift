@@ -183,11 +183,7 @@ extension ManagedObjectContext {
             register(object)
         }
         object.applyDefaults()
-        object.state.isInserted = true
-        insertedSet.insert(object)
-        pending.inserted.insert(object)
-        object.state.awaitsInsertEvent = true
-        object.insertEventChangedSlots = 0
+        markInserted(object)
         return object
     }
 

@@ -18,12 +18,19 @@ extension ManagedObjectContext {
             object.refuse(key: nil, "entity \(object.entity.entityName) is abstract; insert an object of one of its subentities")
         }
         register(object)
+        markInserted(object)
+        object.awakeFromInsert()
+        scheduleProcessingPendingChanges()
+    }
+
+    /// Marks a registered object inserted, to be reported in the next event: for ``insert(_:)``,
+    /// an object a child context inserted, and an object an undo brings back.
+    func markInserted(_ object: ManagedObject) {
+        object.state.isInserted = true
         insertedSet.insert(object)
         pending.inserted.insert(object)
         object.state.awaitsInsertEvent = true
         object.insertEventChangedSlots = 0
-        object.awakeFromInsert()
-        scheduleProcessingPendingChanges()
     }
 
     /// Marks an object for deletion at the next save. Its delete rules run when pending changes

@@ -44,7 +44,7 @@ extension ManagedObjectContext {
         for object in event.updated.union(event.deleted) {
             guard let oldValues = event.oldValues[ObjectIdentifier(object)] else { continue }
             var slots: [Int: UndoRecord.Value] = [:]
-            for (slot, old) in oldValues {
+            for (slot, old) in oldValues where slot < object.slots.count {
                 slots[slot] = Self.undoValue(old, now: object.slots[slot])
             }
             record.values.append((object, slots))
@@ -142,12 +142,8 @@ extension ManagedObjectContext {
 
     /// An object of this context that left it comes back as inserted, reported in the next event.
     private func insertAgain(_ object: ManagedObject) {
-        object.state.isInserted = true
         register(object)
-        insertedSet.insert(object)
-        pending.inserted.insert(object)
-        object.state.awaitsInsertEvent = true
-        object.insertEventChangedSlots = 0
+        markInserted(object)
         scheduleProcessingPendingChanges()
     }
 }

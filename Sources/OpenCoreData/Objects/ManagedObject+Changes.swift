@@ -20,7 +20,8 @@ extension ManagedObject {
     }
 
     /// The values as last saved or fetched, for `keys` (every property when nil). Empty for an
-    /// inserted object, which has no saved values.
+    /// inserted object, which has no saved values. A to-many relationship gives its committed
+    /// contents once loaded; one not read yet (a relationship fault) is left out rather than read.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
         guard !state.isInserted else { return [:] }
         materialize()
@@ -28,7 +29,7 @@ extension ManagedObject {
         var result: [String: Any] = [:]
         for property in properties {
             var slot = savedValues[property.slot] ?? slots[property.slot]
-            if case .toMany = slot { slot = .toMany(loadedToManyRelationship(at: property.slot).committedCopy()) }
+            if case .toMany(let relationship) = slot { slot = .toMany(relationship.committedCopy()) }
             if let value = publicValue(of: slot, for: property) { result[property.name] = value }
         }
         return result

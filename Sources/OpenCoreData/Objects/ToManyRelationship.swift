@@ -130,7 +130,6 @@ final class ToManyRelationship {
 
     /// Forgets the committed set (it changed in the parent store) but keeps local changes.
     func refault() {
-        if isOrdered, changedOrder == nil, committed != nil, hasChanges { changedOrder = orderedCurrent }
         committed = nil
         committedOrder = nil
     }
