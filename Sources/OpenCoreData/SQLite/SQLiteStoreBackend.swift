@@ -61,7 +61,6 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
         historySettings = PersistentHistorySettings(description: description, recordsByDefault: true)
         let sqlLog = description.logger ?? Log.sql
         try Self.prepareDirectory(for: url, readOnly: description.isReadOnly)
-        if !description.isReadOnly { try Self.inspectExistingFile(at: url, timeout: description.timeout) }
         var configuration = Configuration()
         configuration.label = "OpenCoreData"
         configuration.readonly = description.isReadOnly
@@ -77,14 +76,10 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
                 }
             }
         }
-        do {
-            writer = description.isReadOnly
-                ? try Self.openReadOnly(url, configuration: configuration)
-                : try Self.checkedOpen(DatabasePool(path: url.path, configuration: configuration))
-        } catch let error as PersistentStoreError {
-            throw error
-        } catch {
-            throw Self.storeError(error, url: url, doing: "opening the store")
+        writer = try Self.retryingWhileBusy(url: url, timeout: description.timeout) { [description] in
+            if description.isReadOnly { return try Self.openReadOnly(url, configuration: configuration) }
+            try Self.inspectExistingFile(at: url, timeout: description.timeout)
+            return try Self.checkedOpen(DatabasePool(path: url.path, configuration: configuration))
         }
         log.debug("opened SQLite store", metadata: ["path": "\(url.path)", "readOnly": "\(description.isReadOnly)"])
     }
@@ -115,7 +110,8 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
 
     /// Checks an existing file through a read-only connection before a pool opens it: opening a
     /// pool switches the file to WAL mode and writes to it, which must not happen to a file made
-    /// by another program.
+    /// by another program. Throws SQLite's errors as they are: call it inside
+    /// ``retryingWhileBusy(url:timeout:_:)``.
     static func inspectExistingFile(at url: URL, timeout: TimeInterval) throws {
         // A new store, or a directory, which opening the pool reports as cannotOpen.
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
@@ -124,15 +120,10 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
         configuration.readonly = true
         // Another connection may be closing the file (its last close checkpoints under a lock).
         configuration.busyMode = .timeout(timeout)
-        let tables: [String]
-        do {
-            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-            defer { try? queue.close() }
-            tables = try queue.read { db in
-                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-            }
-        } catch {
-            throw storeError(error, url: url, doing: "opening the store")
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        defer { try? queue.close() }
+        let tables = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         }
         guard tables.isEmpty || tables.contains(SQLiteSchema.metadataTable) else {
             throw PersistentStoreError(PersistentStoreError.invalidStoreFile, "the database was not made by OpenCoreData (it has tables \(tables.prefix(5).joined(separator: ", ")))", url: url)

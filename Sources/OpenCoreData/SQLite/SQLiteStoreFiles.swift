@@ -12,7 +12,7 @@ enum SQLiteStoreFiles {
     /// the next store made at the path. Nothing happens if there is no file.
     static func destroy(at url: URL, timeout: TimeInterval) throws {
         guard FileManager.default.fileExists(atPath: url.path) else { return }
-        try SQLiteStoreBackend.inspectExistingFile(at: url, timeout: timeout)
+        try SQLiteStoreBackend.retryingWhileBusy(url: url, timeout: timeout) { try SQLiteStoreBackend.inspectExistingFile(at: url, timeout: timeout) }
         do {
             let queue = try DatabaseQueue(path: url.path, configuration: configuration(timeout: timeout))
             defer { try? queue.close() }
@@ -42,8 +42,8 @@ enum SQLiteStoreFiles {
         guard FileManager.default.fileExists(atPath: source.path) else {
             throw PersistentStoreError(PersistentStoreError.cannotOpen, "there is no store to copy at \(source.path)", url: source)
         }
-        try SQLiteStoreBackend.inspectExistingFile(at: source, timeout: timeout)
-        try SQLiteStoreBackend.inspectExistingFile(at: destination, timeout: timeout)
+        try SQLiteStoreBackend.retryingWhileBusy(url: source, timeout: timeout) { try SQLiteStoreBackend.inspectExistingFile(at: source, timeout: timeout) }
+        try SQLiteStoreBackend.retryingWhileBusy(url: destination, timeout: timeout) { try SQLiteStoreBackend.inspectExistingFile(at: destination, timeout: timeout) }
         do {
             var readOnly = configuration(timeout: timeout)
             readOnly.readonly = true
