@@ -3,8 +3,9 @@ import OpenCoreData
 import Testing
 
 /// Core Data's custom-accessor idiom (primitive values inside access and change notifications)
-/// and the fault and snapshot lifecycle methods, with the object's state at each call.
-@Suite struct ObjectLifecycleTests {
+/// and the fault and snapshot lifecycle methods, with the object's state at each call. Serialized:
+/// its tests share `Memo.events`.
+@Suite(.serialized) struct ObjectLifecycleTests {
     /// An entity declared in code whose class writes its own accessors, as Core Data apps do.
     final class Memo: ManagedObject {
         nonisolated(unsafe) static var events: [String] = []

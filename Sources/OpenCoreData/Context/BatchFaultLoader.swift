@@ -46,7 +46,7 @@ final class BatchFaultLoader {
                 guard let snapshot = byID[object.objectID] else { continue }
                 object.faultSource = nil
                 object.fill(from: snapshot, in: context)
-                object.awakeFromFetch()
+                context.awakeFromFetch(object)
             }
             try context.prefetch(prefetchKeyPaths, for: faults)
         } catch {

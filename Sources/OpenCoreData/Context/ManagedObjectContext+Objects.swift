@@ -117,6 +117,14 @@ extension ManagedObjectContext {
 // MARK: - Reading from the parent store
 
 extension ManagedObjectContext {
+    /// Calls the object's `awakeFromFetch()` with change tracking off.
+    func awakeFromFetch(_ object: ManagedObject) {
+        let outer = isAwakingFromFetch
+        isAwakingFromFetch = true
+        object.awakeFromFetch()
+        isAwakingFromFetch = outer
+    }
+
     /// Loads a fault's values: from what a fetch cached on it, or from the parent store. A fault
     /// whose row is gone becomes inaccessible: it reads as nil and counts as deleted.
     func fulfillFault(_ object: ManagedObject) {
@@ -124,19 +132,19 @@ extension ManagedObjectContext {
         case .snapshot(let cached) where stalenessInterval < 0:
             object.faultSource = nil
             object.fill(from: cached, in: self)
-            object.awakeFromFetch()
+            awakeFromFetch(object)
             return
         case .batch(let loader, let index):
             object.faultSource = nil
             loader.loadBatch(containing: index, in: self)
             if !object.state.isFault { return }
-        case .snapshot, nil:
+        case .snapshot, .savedDeletion, nil:
             object.faultSource = nil
         }
         do {
             if let snapshot = try parentSnapshots(for: [object.objectID]).first {
                 object.fill(from: snapshot, in: self)
-                object.awakeFromFetch()
+                awakeFromFetch(object)
                 return
             }
             Log.context.error("fault for \(object.objectID) could not be fulfilled: the object no longer exists")

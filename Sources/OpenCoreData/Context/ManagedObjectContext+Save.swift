@@ -222,6 +222,21 @@ extension ManagedObjectContext {
     /// from the bookkeeping, so that changes the hooks make count as new updates), deleted ones
     /// stay deleted and in the context until the notification is delivered (so that the hooks
     /// can neither change them nor bring them back).
+    /// A deleted object whose row the save removed becomes a fault outside any context, as in
+    /// Core Data, where `managedObjectContext == nil` tells a deleted object; reading it gives
+    /// defaults. Its values stay aside only for an undo that brings it back.
+    private func turnIntoFaultAfterSavedDeletion(_ object: ManagedObject) {
+        object.state.isDeleted = false
+        object.willTurnIntoFault()
+        object.detach()
+        object.faultSource = undoManager == nil ? nil : .savedDeletion(values: object.slots)
+        object.slots = []
+        object.eventValues = [:]
+        object.savedValues = [:]
+        object.state.isFault = true
+        object.didTurnIntoFault()
+    }
+
     private func finishSave(_ saved: SavedChanges) {
         var savedInsertions = insertedSet.ordered
         do {
@@ -256,10 +271,7 @@ extension ManagedObjectContext {
             deliver(event)
             for object in inserted { object.state.isInsertedBySave = false }
             for object in updated { object.state.isUpdatedBySave = false }
-            for object in deleted {
-                object.detach()
-                object.state.isDeleted = false
-            }
+            for object in deleted { turnIntoFaultAfterSavedDeletion(object) }
         }
         // Once observers have heard of the save (and dropped what they do not keep), the context
         // stops holding the objects it inserted.

@@ -115,6 +115,11 @@ extension ManagedObjectContext {
     /// Brings back an object whose deletion was saved: its row is gone, so it is inserted again,
     /// with its values, as a new object (a new temporary ID; Core Data keeps the old ID).
     private func reinsertSavedDeletion(_ object: ManagedObject) {
+        if case .savedDeletion(let values) = object.faultSource {
+            object.slots = values
+            object.state.isFault = false
+            object.faultSource = nil
+        }
         object.identity = ManagedObjectID.makeTemporary(for: object.entity)
         object.attach(to: self)
         object.version = 0

@@ -135,6 +135,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var undoCollector: UndoRecord?
     /// Set by a rollback: the next processing of pending changes registers nothing to undo.
     var skipsUndoRegistration = false
+    /// While an object's `awakeFromFetch()` runs: what it sets is not a change (Core Data turns
+    /// change processing off around the call, so that it can fill caches and transient values).
+    var isAwakingFromFetch = false
 
     /// Faults that found no row while ``shouldDeleteInaccessibleFaults`` was false, which the
     /// next save reports.

@@ -151,7 +151,7 @@ extension ManagedObject {
             insertEventChangedSlots |= 1 << slot
             return
         }
-        guard let context = managedObjectContext else { return }
+        guard let context = managedObjectContext, !context.isAwakingFromFetch else { return }
         if !state.isInserted, savedValues[slot] == nil, !isToManySlot(slot) {
             savedValues[slot] = slots[slot]
         }

@@ -146,10 +146,16 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // MARK: Lifecycle hooks
 
     /// Called once when the object is first inserted into a context; set dynamic defaults
-    /// (`createdAt = Date()`) here. Changes made here are not reported as updates.
+    /// (`createdAt = Date()`) here. Changes made here are part of the insertion, not updates.
+    ///
+    /// The object is inserted, registered and has a temporary ID. A child context's save that
+    /// brings the object to its parent does not call it again, so the parent keeps what the
+    /// child's call set.
     open func awakeFromInsert() {}
 
-    /// Called when a fault's values have been loaded.
+    /// Called when the object's values have been loaded from the store: when a fault fires, or
+    /// when a fetch returns the object with its values. Values set here are not changes (Core
+    /// Data's rule): fill caches and transient properties without making the object updated.
     open func awakeFromFetch() {}
 
     /// Called before the object's changes are saved: for every object the save inserts, updates
@@ -191,12 +197,14 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     open func didSave() {}
 
     /// Called before the object turns back into a fault (``ManagedObjectContext/refresh(_:mergeChanges:)``
-    /// discarding its values): its values are still there. Release what you derived from them
+    /// discarding its values, or a save that removed its row: then, after ``didSave()``, it also
+    /// leaves its context): its values are still there. Release what you derived from them
     /// (caches, observers) here or in ``didTurnIntoFault()``.
     open func willTurnIntoFault() {}
 
     /// Called after the object turned into a fault: ``isFault`` is true, and reading a property
-    /// would load its saved values again.
+    /// would load its saved values again (or, once its deletion is saved and
+    /// ``managedObjectContext`` is nil, give the entity's defaults).
     open func didTurnIntoFault() {}
 
     /// Called after the context replaced the object's values other than by fetching them: with
@@ -292,6 +300,8 @@ enum FaultSource {
     case snapshot(RowSnapshot)
     /// A member of a batched fetch: firing loads the whole batch in one query.
     case batch(BatchFaultLoader, index: Int)
+    /// Not a source: the values of an object whose deletion was saved, which an undo puts back.
+    case savedDeletion(values: [Slot])
 }
 
 /// The bookkeeping flags of an object, as bits of one word: reading a property asks one question,
