@@ -51,6 +51,11 @@ struct StoreMigrator {
             let entityCodes = entity.selfAndDescendants.compactMap { codes[$0.entityName] }.map(String.init).joined(separator: ", ")
             try connection.execute(
                 "UPDATE \(schema.qualified(table.name)) SET \(column) = \(literal) WHERE \(column) IS NULL AND \"_entity\" IN (\(entityCodes))")
+        case .renameAttribute(let entityName, let from, let to):
+            guard let entity = entities[entityName], let attribute = entity.property(named: to),
+                  let table = schema.layout.table(for: entity) else { return }
+            let layout = schema.layout
+            try connection.execute("ALTER TABLE \(schema.qualified(table.name)) RENAME COLUMN \(quoted(layout.columnName(of: attribute, named: from))) TO \(quoted(layout.columnName(of: attribute)))")
         case .addUniquenessConstraint, .removeUniquenessConstraint:
             // StoreIndexes, which runs after every migration, makes and drops the indexes.
             break

@@ -7,6 +7,8 @@ enum LeagueChange: String, Hashable, Sendable, CaseIterable {
     // Additive: migrate automatically.
     case addCoach, addRating, addStadiumEntity, addWinsIndex, addClubSubentity, requiredCityWithDefault
     case addNameConstraint
+    // Renamed: wins becomes victories, whose renaming identifier names wins.
+    case renameWinsToVictories
     // Incompatible: refused.
     case removeWins, winsAsString, removePlayerEntity, addRequiredCountry
 }
@@ -27,7 +29,11 @@ func leagueModel(_ changes: Set<LeagueChange> = []) -> ManagedObjectModel {
         AttributeDescription(name: "founded", type: .date),
         players,
     ]
-    if changes.contains(.winsAsString) {
+    if changes.contains(.renameWinsToVictories) {
+        let victories = AttributeDescription(name: "victories", type: .integer32, isOptional: false, defaultValue: 0)
+        victories.renamingIdentifier = "wins"
+        teamProperties.append(victories)
+    } else if changes.contains(.winsAsString) {
         teamProperties.append(AttributeDescription(name: "wins", type: .string))
     } else if !changes.contains(.removeWins) {
         teamProperties.append(AttributeDescription(name: "wins", type: .integer32, isOptional: false, defaultValue: 0))

@@ -181,6 +181,21 @@ final class Collected<Value>: @unchecked Sendable {
 
     /// A migration that fails half-way (rows break a uniqueness constraint being added, after a
     /// column was added) rolls back whole: the store is as it was.
+    /// An attribute renamed with a renaming identifier keeps its values: the column is renamed.
+    @Test func renamingAnAttributeKeepsItsValues() throws {
+        let schema = try TestStoreSchema()
+        defer { schema.drop() }
+        _ = try schema.load(leagueModel())
+        let team = try schema.entityCode("Team")
+        try schema.execute("""
+            INSERT INTO \(schema.qualified("Team")) ("_pk", "_entity", "_version", "name", "wins")
+            VALUES (1, \(team), 1, 'Brazil', 5), (2, \(team), 1, 'Chile', 2)
+            """)
+        _ = try schema.load(leagueModel([.renameWinsToVictories]))
+        #expect(try schema.rows("SELECT name, victories::text FROM \(schema.qualified("Team")) ORDER BY \"_pk\"") == ["Brazil | 5", "Chile | 2"])
+        #expect(try !schema.catalog().contains { $0.hasPrefix("column Team.wins ") })
+    }
+
     @Test func failedMigrationRollsBackEverything() throws {
         let schema = try TestStoreSchema()
         defer { schema.drop() }

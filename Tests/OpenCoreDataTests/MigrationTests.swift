@@ -13,6 +13,10 @@ enum LibraryChange: String, Hashable, Sendable {
     case addShelfEntity, addPublisherEntity, addNovelSubentity
     case addSubtitle, addDefaultedAttributes, requiredSubtitleWithDefault
     case addTranslator, addFavourites
+    // Renamed: Book.pages becomes length (its renaming identifier says pages); the column follows.
+    case renamePagesToLength
+    // A rename with a type change: refused as the type change is.
+    case renamePagesToLengthAsString
     // Index-only: not a schema change at all.
     case titleIndex, changedTitleIndex
     // Incompatible: refused.
@@ -44,7 +48,13 @@ func libraryModel(_ changes: Set<LibraryChange> = []) -> ManagedObjectModel {
         AttributeDescription(name: "title", type: .string, isOptional: false),
         writtenBy,
     ]
-    if changes.contains(.pagesAsString) {
+    if changes.contains(.renamePagesToLength) || changes.contains(.renamePagesToLengthAsString) {
+        let asString = changes.contains(.renamePagesToLengthAsString)
+        let length = AttributeDescription(name: "length", type: asString ? .string : .integer32, isOptional: false,
+                                          defaultValue: asString ? "0" : 0)
+        length.renamingIdentifier = "pages"
+        bookProperties.append(length)
+    } else if changes.contains(.pagesAsString) {
         bookProperties.append(AttributeDescription(name: "pages", type: .string, isOptional: false, defaultValue: "0"))
     } else if !changes.contains(.removePages) {
         bookProperties.append(AttributeDescription(name: "pages", type: .integer32, isOptional: false, defaultValue: 0))
@@ -306,6 +316,30 @@ struct RefusedChange: Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// An attribute renamed with a renaming identifier keeps its values under the new name: the
+    /// store renames the column (Core Data's lightweight migration honours the identifier too).
+    @Test func renamingAnAttributeKeepsItsValues() throws {
+        let directory = TemporaryDirectory()
+        try seedLibrary(try openLibrary(in: directory, model: libraryModel()))
+        for launch in 1...2 {
+            let migrated = try openLibrary(in: directory, model: libraryModel([.renamePagesToLength]))
+            let context = migrated.newBackgroundContext()
+            try context.performAndWait {
+                let books = try migrated.objects("Book", in: context)
+                let lengths = books.map { "\($0.value(forKey: "title") as? String ?? "?") \($0.value(forKey: "length") as? Int32 ?? -1)" }
+                let expected = launch == 1 ? ["Dune 412", "Children of Dune 444", "The Dispossessed 387"]
+                    : ["Dune 412", "Children of Dune 444", "The Dispossessed 387", "Always Coming Home 523"]
+                #expect(lengths == expected, "launch \(launch)")
+                if launch == 1 {
+                    try migrated.insert("Book", ["title": "Always Coming Home", "length": Int32(523)], into: context)
+                    try context.save()
+                }
+            }
+        }
+        // The old model no longer opens it: its pages are now length.
+        #expect(throws: PersistentStoreError.self) { _ = try openLibrary(in: directory, model: libraryModel()) }
+    }
+
     @Test func addingAnOptionalAttributeMigratesAndOldRowsReadNil() throws {
         let directory = TemporaryDirectory()
         try seedLibrary(try openLibrary(in: directory, model: libraryModel()))
@@ -467,6 +501,7 @@ struct RefusedChange: Sendable, CustomTestStringConvertible {
         RefusedChange(changes: [.removeNoteEntity], fragments: ["entity Note", "removed"]),
         RefusedChange(changes: [.removePages], fragments: ["Book.pages", "removed"]),
         RefusedChange(changes: [.pagesAsString], fragments: ["Book.pages", "type", "integer32", "string"]),
+        RefusedChange(changes: [.renamePagesToLengthAsString], fragments: ["Book.pages", "type", "integer32", "string"]),
         RefusedChange(changes: [.addRequiredISBN], fragments: ["Book.isbn", "required", "default"]),
         RefusedChange(changes: [.requiredSubtitleWithoutDefault], fragments: ["Book.subtitle", "required"], from: [.addSubtitle]),
         RefusedChange(changes: [.noteSubjectIsBook], fragments: ["Note.subject", "destination"]),

@@ -20,6 +20,18 @@ package struct ModelSchema: Codable, Equatable, Sendable {
         package var type: String
         package var isOptional: Bool
         package var hasDefault: Bool
+        /// The attribute's name in an earlier version (its renaming identifier), when it differs:
+        /// read from the opening model to migrate a renamed attribute, never stored or hashed
+        /// (a rename alone changes no stored value).
+        package var renamedFrom: String? = nil
+
+        private enum CodingKeys: String, CodingKey {
+            case name, type, isOptional, hasDefault
+        }
+
+        package static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.name == rhs.name && lhs.type == rhs.type && lhs.isOptional == rhs.isOptional && lhs.hasDefault == rhs.hasDefault
+        }
     }
 
     package struct Relationship: Codable, Equatable, Sendable {
@@ -45,7 +57,8 @@ package struct ModelSchema: Codable, Equatable, Sendable {
                 attributes: entity.properties.compactMap { property in
                     guard let attribute = property as? AttributeDescription, attribute.isPersistent else { return nil }
                     return Attribute(name: attribute.name, type: attribute.attributeType.description,
-                                     isOptional: attribute.isOptional, hasDefault: !attribute.defaultStorage.isNull)
+                                     isOptional: attribute.isOptional, hasDefault: !attribute.defaultStorage.isNull,
+                                     renamedFrom: attribute.renamingIdentifier.flatMap { $0 == attribute.name ? nil : $0 })
                 },
                 relationships: entity.properties.compactMap { property in
                     guard let relationship = property as? RelationshipDescription else { return nil }
@@ -103,6 +116,9 @@ package struct SchemaMigration: Sendable {
         case addUniquenessConstraint(entity: String, properties: [String])
         /// A uniqueness constraint was removed: the store drops its unique index.
         case removeUniquenessConstraint(entity: String, properties: [String])
+        /// An attribute was renamed (the new one's renaming identifier names the old one): the
+        /// store renames its column, keeping the values.
+        case renameAttribute(entity: String, from: String, to: String)
     }
 
     package var steps: [Step] = []
@@ -147,23 +163,37 @@ package struct SchemaMigration: Sendable {
     }
 
     private mutating func compareAttributes(of old: ModelSchema.Entity, _ new: ModelSchema.Entity) {
+        // New attributes that take over an old one's column, by the old one's name.
+        var renames: [String: ModelSchema.Attribute] = [:]
+        for attribute in new.attributes {
+            guard let previous = attribute.renamedFrom, !old.attributes.contains(where: { $0.name == attribute.name }),
+                  old.attributes.contains(where: { $0.name == previous }) else { continue }
+            if !new.attributes.contains(where: { $0.name == previous }), renames[previous] == nil {
+                renames[previous] = attribute
+            }
+        }
         for attribute in old.attributes {
-            guard let now = new.attributes.first(where: { $0.name == attribute.name }) else {
+            let renamed = renames[attribute.name]
+            guard let now = renamed ?? new.attributes.first(where: { $0.name == attribute.name }) else {
                 incompatibilities.append("attribute \(old.name).\(attribute.name) was removed")
                 continue
+            }
+            if let renamed {
+                steps.append(.renameAttribute(entity: old.name, from: attribute.name, to: renamed.name))
             }
             if now.type != attribute.type {
                 incompatibilities.append("attribute \(old.name).\(attribute.name) changed type from \(attribute.type) to \(now.type)")
             }
             if attribute.isOptional, !now.isOptional {
                 if now.hasDefault, now.type == attribute.type {
-                    steps.append(.fillDefault(entity: old.name, attribute: attribute.name))
+                    steps.append(.fillDefault(entity: old.name, attribute: now.name))
                 } else if !now.hasDefault {
                     incompatibilities.append("attribute \(old.name).\(attribute.name) became required; stored objects may have no value")
                 }
             }
         }
-        for attribute in new.attributes where !old.attributes.contains(where: { $0.name == attribute.name }) {
+        let renamedTo = Set(renames.values.map(\.name))
+        for attribute in new.attributes where !old.attributes.contains(where: { $0.name == attribute.name }) && !renamedTo.contains(attribute.name) {
             if attribute.isOptional || attribute.hasDefault {
                 steps.append(.addAttribute(entity: new.name, attribute: attribute.name))
             } else {

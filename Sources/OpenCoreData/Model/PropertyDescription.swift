@@ -35,8 +35,16 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The property's name in an earlier version of the model, as Core Data's migration reads it.
-    /// Kept so that a model file loses nothing; migration here does not use it yet, so a rename
-    /// is refused as an incompatible change instead of losing the old column's values.
+    ///
+    /// An attribute whose renaming identifier names an attribute the store has, and the new model
+    /// lacks, is that attribute renamed: lightweight migration renames its column and keeps its
+    /// values (a type change is refused as for any attribute). Renamed relationships and entities
+    /// are refused as incompatible changes instead of losing their data.
+    ///
+    /// ```swift
+    /// let title = AttributeDescription(name: "title", type: .string)
+    /// title.renamingIdentifier = "name"   // version 1 called it name
+    /// ```
     public var renamingIdentifier: String? {
         willSet { checkMutable() }
     }

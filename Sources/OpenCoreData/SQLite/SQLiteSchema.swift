@@ -110,8 +110,13 @@ package struct SQLiteSchema: @unchecked Sendable {
 
     /// The column storing a property of `entity`, by name.
     package func columnName(of property: PropertyDescription) -> String {
-        guard let declaring = property.entity, declaring.superentity != nil else { return property.name }
-        return "\(declaring.entityName)_\(property.name)"
+        columnName(of: property, named: property.name)
+    }
+
+    /// The column `property` would have under another name: a renamed attribute's old column.
+    package func columnName(of property: PropertyDescription, named name: String) -> String {
+        guard let declaring = property.entity, declaring.superentity != nil else { return name }
+        return "\(declaring.entityName)_\(name)"
     }
 
     /// The column keeping an ordered to-many relationship's order, in its entity's table.

@@ -123,6 +123,10 @@ extension SQLiteStoreBackend {
             let column = quoted(schema.columnName(of: attribute))
             let entityCodes = entity.selfAndDescendants.compactMap { codes[$0.entityName] }.map(String.init).joined(separator: ", ")
             try db.execute(sql: "UPDATE \(quoted(table.name)) SET \(column) = \(literal) WHERE \(column) IS NULL AND \"_entity\" IN (\(entityCodes))")
+        case .renameAttribute(let entityName, let from, let to):
+            guard let entity = model[entityName], let attribute = entity.property(named: to),
+                  let table = schema.table(for: entity) else { return }
+            try db.execute(sql: "ALTER TABLE \(quoted(table.name)) RENAME COLUMN \(quoted(schema.columnName(of: attribute, named: from))) TO \(quoted(schema.columnName(of: attribute)))")
         case .addUniquenessConstraint, .removeUniquenessConstraint:
             // syncUniqueIndexes, which runs after every migration, makes and drops the indexes.
             break
