@@ -32,6 +32,8 @@ package final class PostgresConnectionPool: @unchecked Sendable {
     private var count = 0
     private var nextID = 1
     private var isClosed = false
+    /// Connections outside the pool (``openDedicatedConnection()``), closed with it at the latest.
+    private var dedicated: [ObjectIdentifier: PooledConnection] = [:]
 
     /// Makes the pool; opens no connection yet.
     ///
@@ -135,9 +137,12 @@ package final class PostgresConnectionPool: @unchecked Sendable {
         let connections = idle
         idle = []
         count -= connections.count
+        let others = dedicated.values
+        dedicated = [:]
         condition.broadcast()
         condition.unlock()
         for connection in connections { closeAndWait(connection) }
+        for connection in others { closeAndWait(connection) }
         // Lent connections are closed as they come back (`checkIn`), which needs the loops.
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
@@ -181,6 +186,39 @@ package final class PostgresConnectionPool: @unchecked Sendable {
                         + "connections were in use (raise the URL's pool option, or hold connections for less time).")
             }
         }
+    }
+
+    /// A connection outside the pool, for work that holds one for long (a query generation's
+    /// transaction): it takes no place from the pool's lenders. Give it back with
+    /// ``closeDedicatedConnection(_:)``; closing the pool closes it too.
+    package func openDedicatedConnection() throws -> PooledConnection {
+        try loops.refuseStoreLoopThread("Opening a PostgreSQL connection")
+        condition.lock()
+        if isClosed {
+            condition.unlock()
+            throw PersistentStoreError(PersistentStoreError.noStore, "The PostgreSQL store \(url.redacted) is closed.")
+        }
+        let id = nextID
+        nextID += 1
+        condition.unlock()
+        let connection = PooledConnection(try Self.connect(url: url, configuration: configuration, loops: loops, id: id, logger: logger),
+                                          loops: loops, logger: logger)
+        condition.lock()
+        dedicated[ObjectIdentifier(connection)] = connection
+        condition.unlock()
+        return connection
+    }
+
+    /// Closes a connection of ``openDedicatedConnection()`` without waiting (its last user may be
+    /// on any thread); nothing if the pool closed it already.
+    package func closeDedicatedConnection(_ connection: PooledConnection) {
+        condition.lock()
+        let wasOpen = dedicated.removeValue(forKey: ObjectIdentifier(connection)) != nil
+        condition.unlock()
+        guard wasOpen else { return }
+        // The callback keeps the connection alive until it is closed, as postgres-nio requires.
+        let postgres = connection.connection
+        postgres.close().whenComplete { _ in _ = postgres }
     }
 
     private func open(id: Int) throws -> PooledConnection {

@@ -77,7 +77,7 @@ extension PostgresStoreBackend {
     func read(_ fragment: SQLFragment) throws -> PostgresQueryResult {
         let query = try PostgresStatement.query(fragment)
         if sqlLog.logLevel <= .trace { sqlLog.trace("\(query.sql)") }
-        return try pool.query(query, retryingIfLost: true)
+        return try reading("a query") { try $0.query(query) }
     }
 
     /// A fetch's SELECT, and how to read its rows.

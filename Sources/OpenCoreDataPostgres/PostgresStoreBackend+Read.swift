@@ -8,7 +8,7 @@ import PostgresNIO
 extension PostgresStoreBackend {
     package func snapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
         let loaded = try loaded
-        return try pool.withConnection("reading objects", retryingIfLost: true) { connection in
+        return try reading("reading objects") { connection in
             try snapshots(for: ids, connection, loaded: loaded)
         }
     }
@@ -58,7 +58,7 @@ extension PostgresStoreBackend {
         let owners = Dictionary(ids.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         var query = PostgresQuery(unsafeSQL: "\(select) = ANY($1::bigint[]) ORDER BY 1, 2")
         query.binds.append(ids.map(\.key))
-        let rows = try pool.query(query, retryingIfLost: true)
+        let rows = try reading("reading relationships") { try $0.query(query) }
         var result: [ManagedObjectID: [ManagedObjectID]] = [:]
         for id in ids { result[id] = [] }
         for row in rows {
@@ -71,7 +71,7 @@ extension PostgresStoreBackend {
             var orders = PostgresQuery(unsafeSQL: "SELECT \"_pk\", \(quoted(schema.layout.orderColumnName(of: relationship))) "
                 + "FROM \(schema.qualified(table.name)) WHERE \"_pk\" = ANY($1::bigint[])")
             orders.binds.append(ids.map(\.key))
-            for row in try pool.query(orders, retryingIfLost: true) {
+            for row in try reading("reading relationship orders", { try $0.query(orders) }) {
                 let (ownerKey, order) = try row.decode((Int64, Data?).self)
                 guard let owner = owners[ownerKey], let order else { continue }
                 result[owner] = StoredRelationshipOrder.arrange(result[owner] ?? [], by: StoredRelationshipOrder.decode(order))

@@ -58,7 +58,7 @@ extension ManagedObjectContext {
         guard case .coordinator(let coordinator)? = parentStore,
               plan.groupKeys.allSatisfy({ $0.steps.count == 1 }) else { return nil }
         let request = StoreAggregateFetch(fetch: fetch, groupKeys: plan.groupKeys.map { $0.steps[0] }, functions: plan.functions)
-        guard let groups = try coordinator.aggregate(request) else { return nil }
+        guard let groups = try readingStore({ try coordinator.aggregate(request) }) else { return nil }
         return Self.sortedByKeys(groups, keyCount: plan.groupKeys.count)
     }
 

@@ -41,6 +41,7 @@ extension ManagedObjectContext {
             let result = try matchingRows(plan, includesPendingChanges: pending)
             guard request.fetchBatchSize > 0 else {
                 let objects = result.rows.map { object(for: $0, asFault: request.returnsObjectsAsFaults) }
+                if request.shouldRefreshRefetchedObjects { try refreshRefetched(objects) }
                 try prefetch(request.relationshipKeyPathsForPrefetching, for: objects)
                 return try cast(objects, request)
             }
@@ -140,6 +141,22 @@ extension ManagedObjectContext {
             if !asFault { object.materialize() }
         }
         return object
+    }
+
+    /// Objects a fetch read again that hold values take the parent store's, under their unsaved
+    /// changes, when those are newer. Read apart from the fetch, whose rows for changed objects
+    /// are the context's own.
+    private func refreshRefetched(_ objects: [ManagedObject]) throws {
+        let held = objects.filter { !$0.state.isFault && !$0.state.isInserted }
+        guard !held.isEmpty else { return }
+        let rows = Dictionary(try parentSnapshots(for: held.map(\.objectID)).map { ($0.objectID, $0) },
+                              uniquingKeysWith: { first, _ in first })
+        for object in held {
+            guard let row = rows[object.objectID], row.version > object.version else { continue }
+            object.mergeCommitted(row, in: self)
+            pending.refreshed.insert(object)
+        }
+        scheduleProcessingPendingChanges()
     }
 
     /// Faults for a batched fetch: rows the fetch had to read fill their faults; the rest load a

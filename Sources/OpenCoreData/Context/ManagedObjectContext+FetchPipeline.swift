@@ -51,7 +51,7 @@ extension ManagedObjectContext {
         }
         switch parentStore {
         case .coordinator(let coordinator):
-            if let count = try coordinator.count(plan) { return count }
+            if let count = try readingStore({ try coordinator.count(plan) }) { return count }
             var idsOnly = plan
             idsOnly.identifiersOnly = true
             return try matchingRows(idsOnly, includesPendingChanges: includesPendingChanges).ids.count
@@ -69,7 +69,7 @@ extension ManagedObjectContext {
     private func parentFetch(_ plan: StoreFetch, includesPendingChanges: Bool) throws -> StoreFetchResult {
         switch parentStore {
         case .coordinator(let coordinator):
-            return try coordinator.fetch(plan)
+            return try readingStore { try coordinator.fetch(plan) }
         case .context(let parent):
             guard includesPendingChanges else {
                 guard let coordinator = persistentStoreCoordinator else { break }

@@ -41,6 +41,7 @@ extension ManagedObjectContext {
     /// Merges changes known only by ID: current values come from the parent store.
     func mergeChanges(inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID],
                       changedKeys: [ManagedObjectID: Set<String>] = [:]) {
+        advanceQueryGeneration()
         var saved = SavedChanges()
         saved.deleted = deleted
         saved.changedKeys = changedKeys
@@ -66,6 +67,7 @@ extension ManagedObjectContext {
                            withRows extraRows: [RowSnapshot] = []) {
         assertOnQueue()
         if changes.source == ObjectIdentifier(self) { return }
+        advanceQueryGeneration()
         // This context's own changes are reported on their own first, so that observers can tell
         // them from what the merge changes.
         processPendingChanges()

@@ -173,7 +173,7 @@ extension ManagedObjectContext {
     func parentSnapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
         switch parentStore {
         case .coordinator(let coordinator):
-            return try coordinator.snapshots(for: ids.filter { !$0.isTemporaryID })
+            return try readingStore { try coordinator.snapshots(for: ids.filter { !$0.isTemporaryID }) }
         case .context(let parent):
             return try parent.performAndWait { try parent.snapshotsForChild(ids) }
         case nil:
@@ -187,7 +187,7 @@ extension ManagedObjectContext {
         switch parentStore {
         case .coordinator(let coordinator):
             let stored = ids.filter { !$0.isTemporaryID }
-            var result = stored.isEmpty ? [:] : try coordinator.relatedObjectIDs(of: stored, through: relationship)
+            var result = stored.isEmpty ? [:] : try readingStore { try coordinator.relatedObjectIDs(of: stored, through: relationship) }
             for id in ids where id.isTemporaryID { result[id] = [] }
             return result
         case .context(let parent):

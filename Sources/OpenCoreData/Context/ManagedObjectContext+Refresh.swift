@@ -90,6 +90,7 @@ extension ManagedObjectContext {
     /// A fetched results controller must fetch again afterwards.
     public func reset() {
         assertOnQueue()
+        advanceQueryGeneration()
         unfulfilledFaults = []
         undoManager?.removeAllActions(withTarget: self)
         for object in registry.removeAll() {

@@ -238,6 +238,7 @@ extension ManagedObjectContext {
     }
 
     private func finishSave(_ saved: SavedChanges) {
+        advanceQueryGeneration()
         var savedInsertions = insertedSet.ordered
         do {
             let inserted = insertedSet.orderedByID

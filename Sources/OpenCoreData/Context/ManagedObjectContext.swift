@@ -138,6 +138,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// While an object's `awakeFromFetch()` runs: what it sets is not a change (Core Data turns
     /// change processing off around the call, so that it can fill caches and transient values).
     var isAwakingFromFetch = false
+    /// Whether reads are pinned to a query generation (``setQueryGenerationFrom(_:)``).
+    var queryGenerationState = QueryGenerationState.unpinned
 
     /// Faults that found no row while ``shouldDeleteInaccessibleFaults`` was false, which the
     /// next save reports.

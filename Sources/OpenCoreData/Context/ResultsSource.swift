@@ -77,19 +77,19 @@ struct ResultsSource {
                        primaryKeys: Bool) throws -> (counts: [SectionCount], rows: StoreOrderedRows)? {
         guard case .coordinator(let coordinator) = context.parentStore,
               !includesPendingChanges || !context.hasChanges else { return nil }
-        return try coordinator.withSaveLock { () throws -> ([SectionCount], StoreOrderedRows)? in
+        return try context.readingStore { try coordinator.withSaveLock { () throws -> ([SectionCount], StoreOrderedRows)? in
             guard let counts = try coordinator.sectionCounts(plan, groupedBy: key) else { return nil }
             if primaryKeys, let keys = try coordinator.primaryKeys(plan) { return (counts, .primaryKeys(keys)) }
             let result = try coordinator.fetch(plan)
             return (counts, result.residual == nil ? .objectIDs(result.ids) : .incomplete)
-        }
+        } }
     }
 
     /// Stored rows of objects as a fetch saw them: the parent's view, or the store's when the
     /// fetch leaves pending changes out.
     func storedSnapshots(for ids: [ManagedObjectID], includesPendingChanges: Bool) throws -> [RowSnapshot] {
         if !includesPendingChanges, let coordinator = context.persistentStoreCoordinator {
-            return try coordinator.snapshots(for: ids)
+            return try context.readingStore { try coordinator.snapshots(for: ids) }
         }
         return try context.parentSnapshots(for: ids)
     }

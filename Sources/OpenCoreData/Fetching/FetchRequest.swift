@@ -64,6 +64,13 @@ public final class FetchRequest<ResultType: FetchRequestResult>: @unchecked Send
     /// Whether returned objects are faults, whose values load on first access. Values read by
     /// the fetch are kept, so firing such a fault does not query the store again.
     public var returnsObjectsAsFaults: Bool = true
+    /// Whether objects the context already holds take the values this fetch reads. Off (the
+    /// default), a fetch leaves the values of objects in memory as they are, even when the store
+    /// has newer ones; on, each refetched object is refreshed as
+    /// ``ManagedObjectContext/refresh(_:mergeChanges:)`` with `mergeChanges: true` would: its
+    /// saved values become the store's, its unsaved changes stay on top, and observers hear of
+    /// it as a refresh.
+    public var shouldRefreshRefetchedObjects: Bool = false
     /// Relationships (dotted for several hops: `"players.clubs"`) whose destinations are loaded
     /// with the results, one query per relationship instead of one per object.
     public var relationshipKeyPathsForPrefetching: [String]?

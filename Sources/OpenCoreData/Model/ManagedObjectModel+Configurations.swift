@@ -71,6 +71,7 @@ extension ManagedObjectModel {
         request.includesPendingChanges = template.includesPendingChanges
         request.includesSubentities = template.includesSubentities
         request.returnsObjectsAsFaults = template.returnsObjectsAsFaults
+        request.shouldRefreshRefetchedObjects = template.shouldRefreshRefetchedObjects
         request.relationshipKeyPathsForPrefetching = template.relationshipKeyPathsForPrefetching
         request.returnsDistinctResults = template.returnsDistinctResults
         return request

@@ -233,6 +233,7 @@ extension SQLiteStoreBackend {
 
     func reading<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
         do {
+            if let pinned = try readPin as? SQLitePinnedReads { return try pinned.snapshot.unsafeReentrantRead(body) }
             return try writer.unsafeReentrantRead(body)
         } catch {
             throw Self.storeError(error, url: url, doing: action)

@@ -39,15 +39,25 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
     func close() {}
 
     func snapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
-        tables.withLock { tables in
-            ids.compactMap { id in
-                tables.rows[ObjectIdentifier(id.entity.rootEntity)]?[id.key].flatMap { $0.objectID == id ? $0 : nil }
-            }
+        let tables = try readableTables()
+        return ids.compactMap { id in
+            tables.rows[ObjectIdentifier(id.entity.rootEntity)]?[id.key].flatMap { $0.objectID == id ? $0 : nil }
         }
     }
 
+    /// The tables reads see: a query generation's copy, or the latest.
+    private func readableTables() throws -> Tables {
+        if let pinned = try readPin as? InMemoryPinnedReads { return pinned.tables }
+        return tables.withLock { $0 }
+    }
+
+    /// A copy of the tables (copied on write, so it costs nothing until a save changes them).
+    func pinReads() throws -> (any StoreReadPin)? {
+        InMemoryPinnedReads(tables: tables.withLock { $0 })
+    }
+
     func relatedObjectIDs(of ids: [ManagedObjectID], through relationship: RelationshipDescription) throws -> [ManagedObjectID: [ManagedObjectID]] {
-        let tables = self.tables.withLock { $0 }
+        let tables = try readableTables()
         var result: [ManagedObjectID: [ManagedObjectID]] = [:]
         let orders = relationship.isOrdered ? tables.orders[ObjectIdentifier(relationship)] ?? [:] : [:]
         for id in ids {
@@ -77,7 +87,7 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
     }
 
     func fetch(_ fetch: StoreFetch) throws -> StoreFetchResult {
-        let tables = self.tables.withLock { $0 }
+        let tables = try readableTables()
         let entities = Set(fetch.entities.map(ObjectIdentifier.init))
         var subjects = (tables.rows[ObjectIdentifier(fetch.entity.rootEntity)] ?? [:]).values
             .filter { entities.contains(ObjectIdentifier($0.objectID.entity)) }
@@ -237,5 +247,14 @@ final class InMemoryStoreBackend: PersistentStoreBackend {
             return .committed(permanentIDs: mapping, preImages: preImages,
                               generations: CommitGenerations(before: tables.generation - 1, after: tables.generation), historyToken: token)
         }
+    }
+}
+
+/// The in-memory store's reads pinned for a query generation: its tables as they were.
+final class InMemoryPinnedReads: StoreReadPin {
+    let tables: InMemoryStoreBackend.Tables
+
+    init(tables: InMemoryStoreBackend.Tables) {
+        self.tables = tables
     }
 }

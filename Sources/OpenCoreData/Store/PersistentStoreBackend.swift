@@ -84,6 +84,11 @@ package protocol PersistentStoreBackend: AnyObject, Sendable {
     /// Releases files and connections.
     func close()
 
+    /// Pins reads to the store's present state, for a query generation: reads made while a
+    /// task's ``QueryGeneration/reading`` holds this pin must see that state. Nil (the default)
+    /// when the store cannot; its reads then see the latest state.
+    func pinReads() throws -> (any StoreReadPin)?
+
     /// The URL ``PersistentStore/url`` shows when it is not the description's: a server
     /// store's URL without its password. Nil (the default) shows the description's URL.
     var redactedURL: URL? { get }
@@ -99,6 +104,13 @@ extension PersistentStoreBackend {
 
 extension PersistentStoreBackend {
     package func quietGeneration() throws -> Int64 { try generation() }
+
+    package func pinReads() throws -> (any StoreReadPin)? { nil }
+
+    /// The pin the current task's query generation holds on this store, made at its first read.
+    package var readPin: (any StoreReadPin)? {
+        get throws { try QueryGeneration.reading?.pin(for: self) }
+    }
 
     package var redactedURL: URL? { nil }
 }
