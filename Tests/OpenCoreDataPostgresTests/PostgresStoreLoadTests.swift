@@ -196,6 +196,49 @@ final class Collected<Value>: @unchecked Sendable {
         #expect(try !schema.catalog().contains { $0.hasPrefix("column Team.wins ") })
     }
 
+    /// A process killed while it migrates the store leaves it at the old version or the new one:
+    /// the migration is one transaction, which the server rolls back when the client dies. Each
+    /// round kills a process opening the store with the new version at another moment (filling
+    /// 60,000 rows' new required attribute, adding an entity and a column).
+    @Test(.timeLimit(.hang))
+    func aMigrationKilledMidwayLeavesTheOldOrTheNewVersion() async throws {
+        let schema = try TestStoreSchema()
+        defer { schema.drop() }
+        _ = try schema.load(leagueModel())
+        let team = try schema.entityCode("Team")
+        try schema.execute("""
+            INSERT INTO \(schema.qualified("Team")) ("_pk", "_entity", "_version", "name", "wins")
+            SELECT n, \(team), 1, 'Team ' || n, n % 50 FROM generate_series(1, 60000) AS n
+            """)
+        let newVersion: Set<LeagueChange> = [.requiredCityWithDefault, .addStadiumEntity, .addCoach]
+        let url = try schema.url()
+        var outcomes: [String] = []
+        for delay in [0, 40, 100, 200, 350, 600, 1_000] {
+            await #expect(processExitsWith: .signal(SIGKILL)) { [url = url as String, delay = delay as Int] in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { kill(getpid(), SIGKILL) }
+                let container = PersistentContainer(name: "League", managedObjectModel: leagueModel([.requiredCityWithDefault, .addStadiumEntity, .addCoach]))
+                if let description = try? PersistentStoreDescription(postgres: url) {
+                    container.persistentStoreDescriptions = [description]
+                    try? container.loadPersistentStores()
+                }
+                kill(getpid(), SIGKILL)
+            }
+            let cities = "SELECT coalesce(city, 'nil') || ' ' || count(*) FROM \(schema.qualified("Team")) GROUP BY city"
+            if (try? schema.load(leagueModel())) != nil {
+                #expect(try schema.rows(cities) == ["nil 60000"], "killed after \(delay) ms: the old version's rows changed")
+                #expect(try !schema.catalog().contains("r Stadium"))
+                outcomes.append("old after \(delay) ms")
+            } else {
+                _ = try schema.load(leagueModel(newVersion))
+                #expect(try schema.rows(cities) == ["Nowhere 60000"], "killed after \(delay) ms: the migration is incomplete")
+                outcomes.append("new after \(delay) ms")
+                break
+            }
+        }
+        _ = try schema.load(leagueModel(newVersion))
+        print("interrupted PostgreSQL migration: \(outcomes.joined(separator: "; "))")
+    }
+
     @Test func failedMigrationRollsBackEverything() throws {
         let schema = try TestStoreSchema()
         defer { schema.drop() }
