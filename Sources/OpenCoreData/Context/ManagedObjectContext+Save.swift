@@ -214,14 +214,6 @@ extension ManagedObjectContext {
         return saved.replacingIDs(permanentIDs.dictionary())
     }
 
-    /// Makes the saved changes committed, forgets saved deletions, runs didSave hooks, and posts
-    /// did-save with `saved`.
-    ///
-    /// The hooks and the notification's observers see the save: inserted and updated objects
-    /// report it through ``ManagedObject/isInserted`` and ``ManagedObject/isUpdated`` (flags apart
-    /// from the bookkeeping, so that changes the hooks make count as new updates), deleted ones
-    /// stay deleted and in the context until the notification is delivered (so that the hooks
-    /// can neither change them nor bring them back).
     /// A deleted object whose row the save removed becomes a fault outside any context, as in
     /// Core Data, where `managedObjectContext == nil` tells a deleted object; reading it gives
     /// defaults. Its values stay aside only for an undo that brings it back.
@@ -237,6 +229,15 @@ extension ManagedObjectContext {
         object.didTurnIntoFault()
     }
 
+    /// Makes the saved changes committed, forgets saved deletions, runs didSave hooks, and posts
+    /// did-save with `saved`.
+    ///
+    /// The hooks and the notification's observers see the save: inserted and updated objects
+    /// report it through ``ManagedObject/isInserted`` and ``ManagedObject/isUpdated`` (flags apart
+    /// from the bookkeeping, so that changes the hooks make count as new updates), deleted ones
+    /// stay deleted and in the context until the notification is delivered (so that the hooks
+    /// can neither change them nor bring them back); then they turn into faults outside the
+    /// context. A pinned query generation moves to the latest state.
     private func finishSave(_ saved: SavedChanges) {
         advanceQueryGeneration()
         var savedInsertions = insertedSet.ordered
