@@ -48,7 +48,9 @@ extension ManagedObjectContext {
             // Batches prefetch their relationships as they load.
             let loader = BatchFaultLoader(ids: result.ids, batchSize: request.fetchBatchSize,
                                           prefetchKeyPaths: request.relationshipKeyPathsForPrefetching)
-            return try cast(batchedObjects(result, loader: loader), request)
+            let objects = batchedObjects(result, loader: loader)
+            if request.shouldRefreshRefetchedObjects { try refreshRefetched(objects) }
+            return try cast(objects, request)
         }
     }
 

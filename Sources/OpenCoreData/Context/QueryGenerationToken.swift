@@ -44,8 +44,8 @@ public final class QueryGenerationToken: Hashable, Sendable, CustomStringConvert
 /// transaction, a copy of the in-memory store's tables. Released with its generation.
 package protocol StoreReadPin: AnyObject, Sendable {}
 
-/// One state of a coordinator's stores, shared by the contexts pinned to it. Each store is pinned
-/// at the generation's first read of it.
+/// One state of a coordinator's stores, shared by the contexts pinned to it. The context that makes
+/// it pins every store at once; a store that failed to pin then is pinned at its first read.
 final class QueryGeneration: Sendable {
     /// The generation whose pins the reads of the current task use: set by a pinned context
     /// around its reads of the store, read by the stores.

@@ -39,6 +39,16 @@ import Testing
             let copy = try #require(try writer.existingObject(with: item.objectID) as? Item)
             writer.refresh(copy, mergeChanges: false)
             #expect(copy.name == "second" && copy.done)
+            copy.name = "third"
+            try writer.save()
         }
+        // A batched fetch refreshes the objects the context holds too.
+        let names = try reader.performAndWait {
+            let batched = FetchRequest<Item>(entityName: "Item")
+            batched.fetchBatchSize = 5
+            batched.shouldRefreshRefetchedObjects = true
+            return try reader.fetch(batched).map(\.name)
+        }
+        #expect(names == ["third"])
     }
 }
