@@ -112,6 +112,7 @@ extension PersistentStoreCoordinator {
             throw PersistentStoreError(PersistentStoreError.cannotOpen, "a store already exists at \(url.path); destroy it first, or use replacePersistentStore", url: url)
         }
         do {
+            if let source = store.url { try SQLiteStoreFiles.copyExternalData(of: source, to: url) }
             try SQLiteStoreFiles.copy(from: backend.writer, to: url, timeout: Self.timeout(in: options))
         } catch {
             throw SQLiteStoreBackend.storeError(error, url: url, doing: "copying the store to it")

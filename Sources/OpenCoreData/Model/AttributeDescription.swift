@@ -42,9 +42,23 @@ public class AttributeDescription: PropertyDescription, @unchecked Sendable {
         willSet { checkMutable() }
     }
 
-    /// Core Data's permission to keep large values of a binary attribute in files beside the
-    /// store. Values stay in the store's own rows here: Core Data decides per value as well, and
-    /// which way a value is kept is not visible through the API.
+    /// Whether the SQLite store may keep large values of this binary attribute in files beside
+    /// the store, as Core Data does: values of 100 KiB or more go to
+    /// `.NAME_SUPPORT/_EXTERNAL_DATA/` next to `NAME.sqlite`, and the row names the file.
+    ///
+    /// Which way a value is kept is not visible through the API: it reads and writes as `Data`
+    /// either way. A file is written with the save that sets the value (on disk before the save
+    /// commits) and removed once a save that replaces or deletes the value has committed; a
+    /// failed save removes the files it wrote, and each load removes files no row names (left by
+    /// a killed process, a migration or a batch update). `replacePersistentStore` and
+    /// `migratePersistentStore` copy the files with the store, and `destroyPersistentStore`
+    /// removes them. Predicates cannot compare values kept in files (they compare the file's
+    /// name); `BatchInsertRequest` keeps its values in the rows. The PostgreSQL and in-memory
+    /// stores keep every value in their rows.
+    ///
+    /// A read of a value whose file a save of another connection removed while the read ran (an
+    /// old snapshot: a pinned query generation, another process's long read) throws
+    /// ``PersistentStoreError/corruptStore`` naming the file; reading again gets the new value.
     public var allowsExternalBinaryDataStorage: Bool = false {
         willSet { checkMutable() }
     }

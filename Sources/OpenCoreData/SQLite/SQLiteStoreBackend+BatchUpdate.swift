@@ -10,6 +10,15 @@ import GRDB
 /// nothing and declines, and the caller's row by row update reports it.
 extension SQLiteStoreBackend {
     func update(_ update: StoreBatchUpdate, info: HistoryTransactionInfo) throws -> StoreBatchUpdateOutcome {
+        let outcome = try setBasedUpdate(update, info: info)
+        if case .committed = outcome, update.assignments.contains(where: { $0.attribute.attributeType == .binaryDataAttributeType }) {
+            // Values it replaced may have been kept in files.
+            try sweepExternalData(loaded: loaded)
+        }
+        return outcome
+    }
+
+    private func setBasedUpdate(_ update: StoreBatchUpdate, info: HistoryTransactionInfo) throws -> StoreBatchUpdateOutcome {
         try writeTransaction(doing: "updating \(update.fetch.entity.entityName) in a batch") { db, loaded in
             guard let statements = try SetBasedUpdate(update, backend: self, db, loaded: loaded),
                   let rows = try statements.matchingRows(db) else {

@@ -25,6 +25,8 @@ extension SQLiteStoreBackend {
         }
         guard let result else { throw PersistentStoreError(PersistentStoreError.cannotOpen, "the store could not be loaded", url: url) }
         let loaded = Loaded(identifier: result.identifier, schema: schema, codes: result.codes, model: model)
+        // What killed processes and migrations left unreferenced.
+        try sweepExternalData(loaded: loaded)
         loadedState.withLock { $0 = loaded }
         return result.identifier
     }

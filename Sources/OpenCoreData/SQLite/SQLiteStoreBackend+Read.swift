@@ -204,7 +204,8 @@ extension SQLiteStoreBackend {
     /// the model does not have.
     ///
     /// - Throws: `RowDecodingError` when a bookkeeping column holds NULL or text (a row edited
-    ///   by another program); ``storeError(_:url:doing:)`` reports it as a damaged store.
+    ///   by another program); ``storeError(_:url:doing:)`` reports it as a damaged store. A
+    ///   ``PersistentStoreError`` when a value kept in a file cannot be read.
     func decode(_ row: Row, loaded: Loaded) throws -> RowSnapshot? {
         let code: Int64 = try row.decode(atIndex: 1)
         guard let entity = loaded.entityByCode[code],
@@ -220,6 +221,11 @@ extension SQLiteStoreBackend {
             }
             let stored: DatabaseValue = row[3 + column]
             if let attribute = property as? AttributeDescription {
+                if case .string(let text) = stored.storage, attribute.attributeType == .binaryDataAttributeType,
+                   SQLiteExternalData.isFileName(text) {
+                    values.append(try externalValue(text, of: attribute))
+                    continue
+                }
                 values.append(SQLiteValueCoding.propertyValue(stored, type: attribute.attributeType))
             } else if case .int64(let key) = stored.storage, let codeColumn = codeColumns[property.slot],
                       let destination = loaded.entityByCode[try row.decode(atIndex: 3 + codeColumn)] {

@@ -27,10 +27,16 @@ extension SQLiteStoreBackend {
     }
 
     func save(_ request: SaveRequest) throws -> SaveOutcome {
-        try writeTransaction(doing: "saving") { db, loaded in
-            let outcome = try write(request, db, loaded: loaded)
-            guard case .committed = outcome else { return (outcome, commit: false) }
-            return (outcome, commit: true)
+        try withExternalDataChanges { externalFiles in
+            let outcome = try writeTransaction(doing: "saving") { db, loaded in
+                var request = request
+                try storeExternalData(of: &request, db, loaded: loaded, changes: externalFiles)
+                let outcome = try write(request, db, loaded: loaded)
+                guard case .committed = outcome else { return (outcome, commit: false) }
+                return (outcome, commit: true)
+            }
+            guard case .committed = outcome else { return (outcome, committed: false) }
+            return (outcome, committed: true)
         }
     }
 

@@ -17,6 +17,8 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
     let historyPruneSchedule = HistoryPruneSchedule()
     /// A read-only connection of its own for ``quietGeneration()``, opened when first needed.
     let quietReader = Locked<DatabaseQueue?>(nil)
+    /// Where large values of binary attributes are kept (see ``SQLiteExternalData``).
+    let externalData: SQLiteExternalData
 
     /// What loading established; read by every operation afterwards.
     final class Loaded: Sendable {
@@ -24,6 +26,9 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
         let schema: SQLiteSchema
         let codeByEntity: [ObjectIdentifier: Int64]
         let entityByCode: [Int64: EntityDescription]
+        /// Each entity's binary attributes with a column, for entities that have some: the
+        /// values that may be kept in files (see SQLiteStoreBackend+ExternalData).
+        let binaryAttributes: [ObjectIdentifier: [AttributeDescription]]
 
         init(identifier: String, schema: SQLiteSchema, codes: [String: Int64], model: ManagedObjectModel) {
             self.identifier = identifier
@@ -38,6 +43,10 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
             }
             self.codeByEntity = codeByEntity
             self.entityByCode = entityByCode
+            binaryAttributes = model.entities.reduce(into: [:]) { result, entity in
+                let attributes = SQLiteStoreBackend.binaryAttributes(of: entity)
+                if !attributes.isEmpty { result[ObjectIdentifier(entity)] = attributes }
+            }
         }
 
         func code(of entity: EntityDescription) -> Int64 { codeByEntity[ObjectIdentifier(entity)] ?? 0 }
@@ -57,6 +66,7 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
     init(url: URL, description: PersistentStoreDescription) throws {
         self.url = url
         self.description = description
+        externalData = SQLiteExternalData(store: url)
         log = description.logger ?? Log.store
         historySettings = PersistentHistorySettings(description: description, recordsByDefault: true)
         let sqlLog = description.logger ?? Log.sql

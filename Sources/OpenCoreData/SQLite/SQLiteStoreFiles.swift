@@ -3,8 +3,9 @@ import GRDB
 
 /// Whole-store operations on SQLite files, for the coordinator's `destroyPersistentStore`,
 /// `replacePersistentStore` and `migratePersistentStore`. Each works through SQLite's own locks,
-/// never by deleting or copying files, so that another connection or process that has the store
-/// open sees a consistent database throughout.
+/// never by deleting or copying the database's files, so that another connection or process that
+/// has the store open sees a consistent database throughout. The files of externally stored
+/// values (``SQLiteExternalData``) are copied before the rows naming them, and removed after.
 enum SQLiteStoreFiles {
     /// Empties the store at `url`: every table, index and trigger is dropped in one exclusive
     /// transaction and the file shrunk. The empty file stays, as Core Data's SQLite store leaves
@@ -34,6 +35,8 @@ enum SQLiteStoreFiles {
         } catch {
             throw SQLiteStoreBackend.storeError(error, url: url, doing: "destroying the store")
         }
+        // No row names its files now.
+        SQLiteExternalData(store: url).removeAll()
     }
 
     /// Copies the store at `source` over the one at `destination` with SQLite's backup, which
@@ -49,6 +52,7 @@ enum SQLiteStoreFiles {
             readOnly.readonly = true
             let reader = try DatabaseQueue(path: source.path, configuration: readOnly)
             defer { try? reader.close() }
+            try copyExternalData(of: source, to: destination)
             try copy(from: reader, to: destination, timeout: timeout)
         } catch {
             throw SQLiteStoreBackend.storeError(error, url: destination, doing: "replacing the store with \(source.path)")
@@ -65,6 +69,12 @@ enum SQLiteStoreFiles {
         try writer.writeWithoutTransaction { db in
             if try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" { try db.checkpoint(.truncate) }
         }
+    }
+
+    /// Copies the files of the values `source` keeps outside its rows, before the rows that
+    /// name them; the destination's own files that no row names any more go at its next load.
+    static func copyExternalData(of source: URL, to destination: URL) throws {
+        try SQLiteExternalData(store: destination).copyMissingFiles(from: SQLiteExternalData(store: source))
     }
 
     private static func configuration(timeout: TimeInterval) -> Configuration {
