@@ -43,6 +43,14 @@ extension PostgresStoreBackend {
         return identifier
     }
 
+    package func recordedModelChecksum() throws -> String? {
+        try pool.withConnection("reading which model made the store", retryingIfLost: true) { connection in
+            let table = "\(quoted(url.schema)).\(quoted(PostgresSchema.metadataTable))"
+            guard try connection.query("SELECT to_regclass(\(table)) IS NOT NULL").first?.decode(Bool.self) == true else { return nil }
+            return try readMetadata(connection, table: table).hash
+        }
+    }
+
     /// The store compares and keeps text as UTF-8; another server encoding would change both.
     private func checkEncoding(_ connection: PooledConnection) throws {
         let encoding = try connection.query("SHOW server_encoding").first?.decode(String.self) ?? "?"

@@ -100,6 +100,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         guard persistentStores.isEmpty else {
             throw PersistentStoreError(PersistentStoreError.unsupportedConfiguration, "a coordinator holds one store; this one already has \(persistentStores[0])")
         }
+        try runStagedMigration(of: description)
         let type = PersistentStore.StoreType(rawValue: description.type)
         let backend = try Self.makeBackend(for: description)
         let identifier: String

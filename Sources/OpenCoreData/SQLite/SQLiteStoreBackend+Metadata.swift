@@ -19,6 +19,18 @@ extension SQLiteStoreBackend {
         return metadata
     }
 
+    func recordedModelChecksum() throws -> String? {
+        do {
+            return try writer.read { db in
+                guard try db.tableExists(SQLiteSchema.metadataTable) else { return nil }
+                return try String.fetchOne(db, sql: "SELECT \"value\" FROM \(quoted(SQLiteSchema.metadataTable)) WHERE \"key\" = ?",
+                                           arguments: [MetadataKey.modelHash])
+            }
+        } catch {
+            throw Self.storeError(error, url: url, doing: "reading which model made the store")
+        }
+    }
+
     /// Records which model made (or migrated) the store.
     func writeModelVersion(_ db: Database, _ version: ModelVersion) throws {
         let table = quoted(SQLiteSchema.metadataTable)

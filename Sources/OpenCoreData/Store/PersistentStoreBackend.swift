@@ -89,6 +89,11 @@ package protocol PersistentStoreBackend: AnyObject, Sendable {
     /// when the store cannot; its reads then see the latest state.
     func pinReads() throws -> (any StoreReadPin)?
 
+    /// The ``ManagedObjectModel/versionChecksum`` of the model that made the store or last
+    /// migrated it, read before ``load(model:)``; nil for a store not made yet, and for stores
+    /// that keep nothing between loads (the default).
+    func recordedModelChecksum() throws -> String?
+
     /// The URL ``PersistentStore/url`` shows when it is not the description's: a server
     /// store's URL without its password. Nil (the default) shows the description's URL.
     var redactedURL: URL? { get }
@@ -106,6 +111,8 @@ extension PersistentStoreBackend {
     package func quietGeneration() throws -> Int64 { try generation() }
 
     package func pinReads() throws -> (any StoreReadPin)? { nil }
+
+    package func recordedModelChecksum() throws -> String? { nil }
 
     /// The pin the current task's query generation holds on this store, made at its first read.
     package var readPin: (any StoreReadPin)? {
