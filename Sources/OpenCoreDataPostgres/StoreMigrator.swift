@@ -56,6 +56,16 @@ struct StoreMigrator {
                   let table = schema.layout.table(for: entity) else { return }
             let layout = schema.layout
             try connection.execute("ALTER TABLE \(schema.qualified(table.name)) RENAME COLUMN \(quoted(layout.columnName(of: attribute, named: from))) TO \(quoted(layout.columnName(of: attribute)))")
+        case .renameRelationship(let entityName, let from, let to):
+            guard let entity = entities[entityName], let relationship = entity.property(named: to) as? RelationshipDescription,
+                  let table = schema.layout.table(for: entity) else { return }
+            let qualifiedTable = schema.qualified(table.name)
+            let existing = Set(try connection.query("""
+                SELECT attname::text FROM pg_attribute WHERE attrelid = \(qualifiedTable)::regclass AND attnum > 0 AND NOT attisdropped
+                """).map { try $0.decode(String.self) })
+            for (old, new) in SQLiteSchema.renamedColumns(of: relationship, from: from, in: schema.layout) where existing.contains(old) {
+                try connection.execute("ALTER TABLE \(qualifiedTable) RENAME COLUMN \(quoted(old)) TO \(quoted(new))")
+            }
         case .addUniquenessConstraint, .removeUniquenessConstraint:
             // StoreIndexes, which runs after every migration, makes and drops the indexes.
             break

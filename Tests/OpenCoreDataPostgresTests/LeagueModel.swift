@@ -9,6 +9,8 @@ enum LeagueChange: String, Hashable, Sendable, CaseIterable {
     case addNameConstraint
     // Renamed: wins becomes victories, whose renaming identifier names wins.
     case renameWinsToVictories
+    // Renamed relationships: Player.team becomes club, Team.players squad; the links follow.
+    case renameTeamToClub
     // Incompatible: refused.
     case removeWins, winsAsString, removePlayerEntity, addRequiredCountry
 }
@@ -19,8 +21,13 @@ enum LeagueChange: String, Hashable, Sendable, CaseIterable {
 func leagueModel(_ changes: Set<LeagueChange> = []) -> ManagedObjectModel {
     let team = EntityDescription(name: "Team")
     let player = EntityDescription(name: "Player")
-    let players = RelationshipDescription(name: "players", destination: player, toMany: true)
-    let playsFor = RelationshipDescription(name: "team", destination: team)
+    let renamesRelationships = changes.contains(.renameTeamToClub)
+    let players = RelationshipDescription(name: renamesRelationships ? "squad" : "players", destination: player, toMany: true)
+    let playsFor = RelationshipDescription(name: renamesRelationships ? "club" : "team", destination: team)
+    if renamesRelationships {
+        players.renamingIdentifier = "players"
+        playsFor.renamingIdentifier = "team"
+    }
     players.inverseRelationship = playsFor
     playsFor.inverseRelationship = players
 

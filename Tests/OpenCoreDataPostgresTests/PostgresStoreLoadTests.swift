@@ -196,6 +196,24 @@ final class Collected<Value>: @unchecked Sendable {
         #expect(try !schema.catalog().contains { $0.hasPrefix("column Team.wins ") })
     }
 
+    @Test func renamingARelationshipKeepsItsLinks() throws {
+        let schema = try TestStoreSchema()
+        defer { schema.drop() }
+        _ = try schema.load(leagueModel())
+        let team = try schema.entityCode("Team")
+        let player = try schema.entityCode("Player")
+        try schema.execute("""
+            INSERT INTO \(schema.qualified("Team")) ("_pk", "_entity", "_version", "name", "wins") VALUES (1, \(team), 1, 'Brazil', 5)
+            """)
+        try schema.execute("""
+            INSERT INTO \(schema.qualified("Player")) ("_pk", "_entity", "_version", "name", "team", "_team_entity")
+            VALUES (1, \(player), 1, 'Pelé', 1, \(team))
+            """)
+        _ = try schema.load(leagueModel([.renameTeamToClub]))
+        #expect(try schema.rows("SELECT name, club::text FROM \(schema.qualified("Player"))") == ["Pelé | 1"])
+        #expect(try !schema.catalog().contains { $0.hasPrefix("column Player.team ") })
+    }
+
     /// A process killed while it migrates the store leaves it at the old version or the new one:
     /// the migration is one transaction, which the server rolls back when the client dies. Each
     /// round kills a process opening the store with the new version at another moment (filling

@@ -15,6 +15,9 @@ enum LibraryChange: String, Hashable, Sendable {
     case addTranslator, addFavourites
     // Renamed: Book.pages becomes length (its renaming identifier says pages); the column follows.
     case renamePagesToLength
+    // Renamed relationships: Book.author becomes writer, Author.books works (both sides of one
+    // relationship), Note.subject topic (no inverse); the links follow.
+    case renameRelationships
     // A rename with a type change: refused as the type change is.
     case renamePagesToLengthAsString
     // Index-only: not a schema change at all.
@@ -34,8 +37,13 @@ func libraryModel(_ changes: Set<LibraryChange> = []) -> ManagedObjectModel {
     let book = EntityDescription(name: "Book")
     var entities = [author, book]
 
-    let books = RelationshipDescription(name: "books", destination: book, toMany: true)
-    let writtenBy = RelationshipDescription(name: "author", destination: author)
+    let renamesRelationships = changes.contains(.renameRelationships)
+    let books = RelationshipDescription(name: renamesRelationships ? "works" : "books", destination: book, toMany: true)
+    let writtenBy = RelationshipDescription(name: renamesRelationships ? "writer" : "author", destination: author)
+    if renamesRelationships {
+        books.renamingIdentifier = "books"
+        writtenBy.renamingIdentifier = "author"
+    }
     books.inverseRelationship = writtenBy
     writtenBy.inverseRelationship = books
 
@@ -105,8 +113,11 @@ func libraryModel(_ changes: Set<LibraryChange> = []) -> ManagedObjectModel {
         let note = EntityDescription(name: "Note")
         note.properties = [AttributeDescription(name: "text", type: .string)]
         if !changes.contains(.removeNoteSubject) {
-            note.properties.append(RelationshipDescription(name: "subject", destination: changes.contains(.noteSubjectIsBook) ? book : author,
-                                                           toMany: changes.contains(.noteSubjectIsToMany)))
+            let subject = RelationshipDescription(name: renamesRelationships ? "topic" : "subject",
+                                                  destination: changes.contains(.noteSubjectIsBook) ? book : author,
+                                                  toMany: changes.contains(.noteSubjectIsToMany))
+            if renamesRelationships { subject.renamingIdentifier = "subject" }
+            note.properties.append(subject)
         }
         if changes.contains(.noteIsABook) {
             book.subentities.append(note)
@@ -180,6 +191,28 @@ func seedLibrary(_ container: PersistentContainer) throws {
         try container.insert("Book", ["title": "The Dispossessed", "pages": 387, "author": leGuin], into: context)
         try container.insert("Note", ["text": "reread", "subject": leGuin], into: context)
         try context.save()
+    }
+}
+
+/// The links of a library whose relationships were renamed (``LibraryChange/renameRelationships``),
+/// read through the new names.
+func renamedLibraryContents(_ container: PersistentContainer) throws -> [String] {
+    let context = container.newBackgroundContext()
+    return try context.performAndWait {
+        var lines: [String] = []
+        for author in try container.objects("Author", in: context) {
+            let titles = (author.value(forKey: "works") as? Set<ManagedObject> ?? []).compactMap { $0.value(forKey: "title") as? String }
+            lines.append("\(author.value(forKey: "name") as? String ?? "nil") wrote \(titles.sorted().joined(separator: ", "))")
+        }
+        for book in try container.objects("Book", in: context) {
+            let writer = (book.value(forKey: "writer") as? ManagedObject)?.value(forKey: "name") as? String ?? "nil"
+            lines.append("\(book.value(forKey: "title") as? String ?? "nil") by \(writer)")
+        }
+        for note in try container.objects("Note", in: context) {
+            let topic = (note.value(forKey: "topic") as? ManagedObject)?.value(forKey: "name") as? String ?? "nil"
+            lines.append("\(note.value(forKey: "text") as? String ?? "nil"), about \(topic)")
+        }
+        return lines
     }
 }
 
@@ -337,6 +370,20 @@ struct RefusedChange: Sendable, CustomTestStringConvertible {
             }
         }
         // The old model no longer opens it: its pages are now length.
+        #expect(throws: PersistentStoreError.self) { _ = try openLibrary(in: directory, model: libraryModel()) }
+    }
+
+    @Test func renamingRelationshipsKeepsTheirLinks() throws {
+        let directory = TemporaryDirectory()
+        try seedLibrary(try openLibrary(in: directory, model: libraryModel()))
+        let migrated = try openLibrary(in: directory, model: libraryModel([.renameRelationships]))
+        #expect(try renamedLibraryContents(migrated).sorted() == [
+            "Frank Herbert wrote Children of Dune, Dune",
+            "Ursula K. Le Guin wrote The Dispossessed",
+            "Children of Dune by Frank Herbert", "Dune by Frank Herbert", "The Dispossessed by Ursula K. Le Guin",
+            "reread, about Ursula K. Le Guin",
+        ].sorted())
+        // The old model no longer opens it.
         #expect(throws: PersistentStoreError.self) { _ = try openLibrary(in: directory, model: libraryModel()) }
     }
 

@@ -44,6 +44,18 @@ package struct ModelSchema: Codable, Equatable, Sendable {
         /// True for an ordered to-many, whose store keeps an order column; nil otherwise, so that
         /// models without ordered relationships keep the hash they had before.
         package var isOrdered: Bool? = nil
+        /// The relationship's name in an earlier version (its renaming identifier), when it
+        /// differs; like ``Attribute/renamedFrom``, never stored or hashed.
+        package var renamedFrom: String? = nil
+
+        private enum CodingKeys: String, CodingKey {
+            case name, destination, isToMany, isOptional, storage, isOrdered
+        }
+
+        package static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.name == rhs.name && lhs.destination == rhs.destination && lhs.isToMany == rhs.isToMany
+                && lhs.isOptional == rhs.isOptional && lhs.storage == rhs.storage && lhs.isOrdered == rhs.isOrdered
+        }
     }
 
     package var entities: [Entity]
@@ -65,7 +77,8 @@ package struct ModelSchema: Codable, Equatable, Sendable {
                     return Relationship(name: relationship.name, destination: relationship.destinationEntity?.entityName ?? "",
                                         isToMany: relationship.isToMany, isOptional: relationship.isOptional,
                                         storage: Self.storageName(relationship.storage),
-                                        isOrdered: relationship.isToMany && relationship.isOrdered ? true : nil)
+                                        isOrdered: relationship.isToMany && relationship.isOrdered ? true : nil,
+                                        renamedFrom: relationship.renamingIdentifier.flatMap { $0 == relationship.name ? nil : $0 })
                 },
                 uniquenessConstraints: Self.declaredConstraints(of: entity))
         }
@@ -119,6 +132,9 @@ package struct SchemaMigration: Sendable {
         /// An attribute was renamed (the new one's renaming identifier names the old one): the
         /// store renames its column, keeping the values.
         case renameAttribute(entity: String, from: String, to: String)
+        /// A relationship was renamed: the store renames the columns it keeps for it (a to-one's
+        /// key and entity columns, an ordered to-many's order column), keeping the links.
+        case renameRelationship(entity: String, from: String, to: String)
     }
 
     package var steps: [Step] = []
@@ -127,8 +143,21 @@ package struct SchemaMigration: Sendable {
 
     package var isEmpty: Bool { steps.isEmpty && incompatibilities.isEmpty }
 
+    /// Renamed relationships, by entity and old name: the new name.
+    private var relationshipRenames: [String: [String: String]] = [:]
+
     /// Compares the schema a store was made with to the current one.
     package init(from stored: ModelSchema, to current: ModelSchema) {
+        for new in current.entities {
+            guard let old = stored.entity(named: new.name) else { continue }
+            for relationship in new.relationships {
+                guard let previous = relationship.renamedFrom, !old.relationships.contains(where: { $0.name == relationship.name }),
+                      old.relationships.contains(where: { $0.name == previous }),
+                      !new.relationships.contains(where: { $0.name == previous }),
+                      relationshipRenames[new.name]?[previous] == nil else { continue }
+                relationshipRenames[new.name, default: [:]][previous] = relationship.name
+            }
+        }
         for old in stored.entities {
             guard let new = current.entity(named: old.name) else {
                 incompatibilities.append("entity \(old.name) was removed")
@@ -202,21 +231,40 @@ package struct SchemaMigration: Sendable {
         }
     }
 
+    /// Where a stored relationship keeps its links, as the current schema would say it after
+    /// the renames: an inverse's name follows its rename.
+    private func renamedStorage(of relationship: ModelSchema.Relationship) -> String {
+        let inversePrefix = "inverse:"
+        guard relationship.storage.hasPrefix(inversePrefix) else { return relationship.storage }
+        let inverse = String(relationship.storage.dropFirst(inversePrefix.count))
+        return inversePrefix + (relationshipRenames[relationship.destination]?[inverse] ?? inverse)
+    }
+
     private mutating func compareRelationships(of old: ModelSchema.Entity, _ new: ModelSchema.Entity) {
+        let renames = relationshipRenames[old.name] ?? [:]
         for relationship in old.relationships {
-            guard let now = new.relationships.first(where: { $0.name == relationship.name }) else {
+            let renamed = renames[relationship.name]
+            guard let now = new.relationships.first(where: { $0.name == (renamed ?? relationship.name) }) else {
                 incompatibilities.append("relationship \(old.name).\(relationship.name) was removed")
                 continue
             }
+            if let renamed {
+                if relationship.storage.hasPrefix("join:") {
+                    incompatibilities.append("relationship \(old.name).\(relationship.name) was renamed \(renamed), and its links are kept in a join table (a many-to-many relationship), which a lightweight migration does not rename")
+                    continue
+                }
+                steps.append(.renameRelationship(entity: old.name, from: relationship.name, to: renamed))
+            }
             if now.destination != relationship.destination || now.isToMany != relationship.isToMany
-                || now.storage != relationship.storage {
+                || now.storage != renamedStorage(of: relationship) {
                 incompatibilities.append("relationship \(old.name).\(relationship.name) changed (destination, cardinality or inverse)")
             } else if now.isOrdered == true, relationship.isOrdered != true {
                 // The store adds the order column; the links stay, arranged by key until reordered.
-                steps.append(.addRelationship(entity: new.name, relationship: relationship.name))
+                steps.append(.addRelationship(entity: new.name, relationship: now.name))
             }
         }
-        for relationship in new.relationships where !old.relationships.contains(where: { $0.name == relationship.name }) {
+        let renamedTo = Set(renames.values)
+        for relationship in new.relationships where !old.relationships.contains(where: { $0.name == relationship.name }) && !renamedTo.contains(relationship.name) {
             if relationship.isToMany || relationship.isOptional {
                 steps.append(.addRelationship(entity: new.name, relationship: relationship.name))
             } else {

@@ -119,6 +119,18 @@ package struct SQLiteSchema: @unchecked Sendable {
         return "\(declaring.entityName)_\(name)"
     }
 
+    /// The columns a relationship renamed from `from` kept under its old name, each with its new
+    /// name: a to-one's key and entity columns, an ordered to-many's order column.
+    package static func renamedColumns(of relationship: RelationshipDescription, from: String,
+                                       in layout: SQLiteSchema) -> [(old: String, new: String)] {
+        let oldName = layout.columnName(of: relationship, named: from)
+        let newName = layout.columnName(of: relationship)
+        if relationship.isToMany {
+            return [("_\(oldName)_order", layout.orderColumnName(of: relationship))]
+        }
+        return [(oldName, newName), ("_\(oldName)_entity", "_\(newName)_entity")]
+    }
+
     /// The column keeping an ordered to-many relationship's order, in its entity's table.
     package func orderColumnName(of relationship: PropertyDescription) -> String {
         "_\(columnName(of: relationship))_order"

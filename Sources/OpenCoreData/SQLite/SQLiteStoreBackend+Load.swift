@@ -129,6 +129,13 @@ extension SQLiteStoreBackend {
             guard let entity = model[entityName], let attribute = entity.property(named: to),
                   let table = schema.table(for: entity) else { return }
             try db.execute(sql: "ALTER TABLE \(quoted(table.name)) RENAME COLUMN \(quoted(schema.columnName(of: attribute, named: from))) TO \(quoted(schema.columnName(of: attribute)))")
+        case .renameRelationship(let entityName, let from, let to):
+            guard let entity = model[entityName], let relationship = entity.property(named: to) as? RelationshipDescription,
+                  let table = schema.table(for: entity) else { return }
+            let existing = Set(try db.columns(in: table.name).map(\.name))
+            for (old, new) in SQLiteSchema.renamedColumns(of: relationship, from: from, in: schema) where existing.contains(old) {
+                try db.execute(sql: "ALTER TABLE \(quoted(table.name)) RENAME COLUMN \(quoted(old)) TO \(quoted(new))")
+            }
         case .addUniquenessConstraint, .removeUniquenessConstraint:
             // syncUniqueIndexes, which runs after every migration, makes and drops the indexes.
             break
