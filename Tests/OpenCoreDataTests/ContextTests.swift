@@ -19,6 +19,30 @@ import Testing
         other.performAndWait { #expect(other.userInfo.count == 0) }
     }
 
+    /// `registeredObject(for:)` finds what the context holds, by temporary or permanent ID, and
+    /// never makes a fault; Core Data's global merge policy names assign as they do there.
+    @Test func registeredObjectFindsOnlyWhatTheContextHolds() throws {
+        let stack = try TestStack()
+        let context = stack.newContext()
+        let other = stack.newContext()
+        let id = try context.performAndWait {
+            context.mergePolicy = MergeByPropertyObjectTrumpMergePolicy
+            let team = makeTeam("Mali", in: context)
+            #expect(context.registeredObject(for: team.objectID) === team)
+            try context.save()
+            #expect(context.registeredObject(for: team.objectID) === team)
+            #expect(context.mergePolicy.mergeType == .mergeByPropertyObjectTrumpMergePolicyType)
+            return team.objectID
+        }
+        other.performAndWait {
+            #expect(other.registeredObject(for: id) == nil)
+            // Registered while something holds it: the context keeps its objects weakly.
+            let fault = other.object(with: id)
+            #expect(other.registeredObject(for: id) === fault)
+            #expect(fault.isFault)
+        }
+    }
+
     @discardableResult
     private func makeTeam(_ name: String, wins: Int16 = 0, in context: ManagedObjectContext) -> Team {
         let team = Team(context: context)

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// What a ``BatchInsertRequest`` returns: Core Data's `NSBatchInsertRequestResultType`.
 public enum BatchInsertRequestResultType: UInt, Sendable {
     /// `true` once the rows are written.
@@ -84,6 +86,31 @@ public final class BatchInsertRequest: PersistentStoreRequest, @unchecked Sendab
         self.entityName = entityName
         self.entity = nil
         self.dictionaryHandler = handler
+    }
+
+    /// A request inserting the rows `handler` fills, one per call, into the `NSMutableDictionary`
+    /// it is given, until it returns `true`: Core Data's form, so that its handlers port as they
+    /// are.
+    ///
+    /// ```swift
+    /// let request = BatchInsertRequest(entityName: "Quake", dictionaryHandler: { (dictionary: NSMutableDictionary) in
+    ///     guard index < quakes.count else { return true }
+    ///     dictionary.addEntries(from: quakes[index].dictionaryValue)
+    ///     index += 1
+    ///     return false
+    /// })
+    /// ```
+    ///
+    /// Keys that are not strings are ignored, as the entity has no property they could name.
+    public convenience init(entityName: String, dictionaryHandler handler: @escaping (NSMutableDictionary) -> Bool) {
+        self.init(entityName: entityName) { (row: inout [String: Any]) in
+            let dictionary = NSMutableDictionary()
+            if handler(dictionary) { return true }
+            for (key, value) in dictionary {
+                if let name = key as? String { row[name] = value }
+            }
+            return false
+        }
     }
 }
 

@@ -20,7 +20,7 @@ extension ManagedObjectContext {
         } catch {
             Log.context.error("merging commits made elsewhere: could not read current values: \(error)")
         }
-        saved.updated = change.updated.compactMap { registeredObject(for: $0) == nil ? nil : current[$0] }
+        saved.updated = change.updated.compactMap { registeredObjectIfAlive(for: $0) == nil ? nil : current[$0] }
         // An updated row the store no longer has was deleted by a later commit.
         saved.deleted += change.updated.filter { current[$0] == nil }
         var preImages: [ManagedObjectID: RowSnapshot] = [:]
@@ -34,7 +34,7 @@ extension ManagedObjectContext {
             preImages[id] = Self.snapshot(of: id, base: empty, with: prior)
         }
         saved.preImages = preImages
-        let unregistered = change.updated.compactMap { registeredObject(for: $0) == nil ? current[$0] : nil }
+        let unregistered = change.updated.compactMap { registeredObjectIfAlive(for: $0) == nil ? current[$0] : nil }
         mergeSavedChanges(saved, reportingUpdated: change.updated, withRows: unregistered)
     }
 

@@ -2,7 +2,7 @@ extension ManagedObjectContext {
     /// Applies the merge policy to rows that changed in the store, so that the save can be
     /// retried, or throws when the policy is to fail.
     func resolveConflicts(_ conflicts: [StoreConflict], attempt: Int) throws {
-        let objects = conflicts.compactMap { conflict in registeredObject(for: conflict.objectID).map { (conflict, $0) } }
+        let objects = conflicts.compactMap { conflict in registeredObjectIfAlive(for: conflict.objectID).map { (conflict, $0) } }
         let details = objects.map { conflict, object in
             MergeConflict(objectID: object.objectID,
                           changedKeys: object.changedSlots.map { object.entity.slots[$0].name },

@@ -46,7 +46,7 @@ extension ManagedObjectContext {
         // A re-import conflicts on every row: finding a row's group by search would be quadratic.
         var groupIndex: [GroupKey: Int] = [:]
         for conflict in conflicts {
-            guard let object = registeredObject(for: conflict.objectID) else { continue }
+            guard let object = registeredObjectIfAlive(for: conflict.objectID) else { continue }
             let key = GroupKey(constraint: conflict.constraint, row: conflict.databaseRow.objectID)
             if let index = groupIndex[key] {
                 groups[index].objects.append(object)

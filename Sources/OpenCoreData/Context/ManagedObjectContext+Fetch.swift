@@ -75,7 +75,7 @@ extension ManagedObjectContext {
         let result = try matchingRows(plan, includesPendingChanges: request.includesPendingChanges)
         let loader = BatchFaultLoader(ids: result.ids, batchSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : 20,
                                       prefetchKeyPaths: request.relationshipKeyPathsForPrefetching)
-        for row in result.rows where registeredObject(for: row.objectID)?.state.isFault ?? true {
+        for row in result.rows where registeredObjectIfAlive(for: row.objectID)?.state.isFault ?? true {
             _ = object(for: row, asFault: true)
         }
         return LazyFetchResults(loader: loader, context: self)

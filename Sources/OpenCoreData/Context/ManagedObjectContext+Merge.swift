@@ -47,13 +47,13 @@ extension ManagedObjectContext {
         saved.changedKeys = changedKeys
         do {
             saved.inserted = try parentSnapshots(for: inserted)
-            saved.updated = try parentSnapshots(for: updated.filter { registeredObject(for: $0) != nil })
+            saved.updated = try parentSnapshots(for: updated.filter { registeredObjectIfAlive(for: $0) != nil })
         } catch {
             Log.context.error("merging changes: could not read current values: \(error)")
         }
         let found = Set(saved.updated.map(\.objectID))
         // Updated objects whose rows are gone were deleted meanwhile.
-        saved.deleted += updated.filter { registeredObject(for: $0) != nil && !found.contains($0) }
+        saved.deleted += updated.filter { registeredObjectIfAlive(for: $0) != nil && !found.contains($0) }
         mergeSavedChanges(saved, reportingUpdated: updated)
     }
 
@@ -75,11 +75,11 @@ extension ManagedObjectContext {
         event.committedRows += extraRows
 
         for id in changes.deleted {
-            guard let object = registeredObject(for: id) else { continue }
+            guard let object = registeredObjectIfAlive(for: id) else { continue }
             forgetMergedDeletion(object)
         }
         for snapshot in changes.updated {
-            guard let object = registeredObject(for: snapshot.objectID), !object.state.isInaccessible else { continue }
+            guard let object = registeredObjectIfAlive(for: snapshot.objectID), !object.state.isInaccessible else { continue }
             object.mergeCommitted(snapshot, in: self)
             pending.refreshed.insert(object)
             event.refreshed.insert(object)
@@ -107,7 +107,7 @@ extension ManagedObjectContext {
     /// they are); an ordered relationship takes the saved order.
     private func mergeToManyChanges(_ changes: [ToManyChange]) {
         for change in changes {
-            guard let object = registeredObject(for: change.objectID), !object.state.isFault else { continue }
+            guard let object = registeredObjectIfAlive(for: change.objectID), !object.state.isFault else { continue }
             let relationship = object.toManyRelationship(at: change.slot)
             if relationship.isOrdered, let order = change.order {
                 if !relationship.isFault { relationship.load(order.map { self.object(with: $0) }) }
@@ -115,7 +115,7 @@ extension ManagedObjectContext {
             }
             guard var committed = relationship.committed else { continue }
             for id in change.added { committed.insert(self.object(with: id)) }
-            for id in change.removed { if let removed = registeredObject(for: id) { committed.remove(removed) } }
+            for id in change.removed { if let removed = registeredObjectIfAlive(for: id) { committed.remove(removed) } }
             relationship.load(Array(committed))
         }
     }
@@ -171,7 +171,7 @@ extension ManagedObjectContext {
     /// so that whatever points to it points to the object the child made.
     private func adoptInsertedObject(_ id: ManagedObjectID) -> ManagedObject {
         let object: ManagedObject
-        if let registered = registeredObject(for: id) {
+        if let registered = registeredObjectIfAlive(for: id) {
             guard !registered.state.isInserted, !registered.state.isDeleted else { return registered }
             object = registered
             object.faultSource = nil

@@ -66,12 +66,20 @@ extension ManagedObjectContext {
         scheduleProcessingPendingChanges()
     }
 
+    /// The object with this ID if this context has it registered, or nil: Core Data's
+    /// `registeredObject(for:)`. Unlike ``object(with:)``, it never makes a fault or reads the
+    /// store.
+    public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
+        assertOnQueue()
+        return registeredObjectIfAlive(for: resolvedID(objectID))
+    }
+
     /// The object with this ID: the registered one, or a fault that loads its values when first
     /// read. Does not check that the object exists; use ``existingObject(with:)`` for that.
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
         assertOnQueue()
         let id = resolvedID(objectID)
-        if let object = registeredObject(for: id) { return object }
+        if let object = registeredObjectIfAlive(for: id) { return object }
         let fault = ManagedObject.makeFault(entity: id.entity, id: id, context: self)
         register(fault)
         return fault
@@ -207,7 +215,7 @@ extension ManagedObjectContext {
         var result: [RowSnapshot] = []
         var notHeld: [ManagedObjectID] = []
         for id in ids {
-            guard let object = registeredObject(for: resolvedID(id)), !object.state.isFault else {
+            guard let object = registeredObjectIfAlive(for: resolvedID(id)), !object.state.isFault else {
                 notHeld.append(id)
                 continue
             }
@@ -217,7 +225,7 @@ extension ManagedObjectContext {
     }
 
     private func relatedObjectIDsForChild(of id: ManagedObjectID, through relationship: RelationshipDescription) throws -> [ManagedObjectID] {
-        guard let object = registeredObject(for: resolvedID(id)), !object.state.isFault else {
+        guard let object = registeredObjectIfAlive(for: resolvedID(id)), !object.state.isFault else {
             return try parentRelatedObjectIDs(of: [id], through: relationship)[id] ?? []
         }
         if object.isDeleted { return [] }

@@ -7,7 +7,7 @@
 /// may be waiting for it: a deadlock), so it hands each descendant the mapping in a locked inbox,
 /// and schedules the renaming on the descendant's queue. A descendant that looks up a permanent ID
 /// it does not hold, before that block runs, empties its inbox first (see
-/// ``ManagedObjectContext/registeredObject(for:)``).
+/// ``ManagedObjectContext/registeredObjectIfAlive(for:)``).
 extension ManagedObjectContext {
     /// Replaces temporary IDs by permanent ones in the registry, remembers the old IDs so that
     /// looking them up still finds the objects, and hands the mapping to every context below this

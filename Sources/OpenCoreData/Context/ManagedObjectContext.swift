@@ -349,7 +349,7 @@ extension ManagedObjectContext {
     /// A permanent ID not found may name an object held here under its temporary ID, saved by an
     /// ancestor whose renaming has not been applied here yet: it is applied, and the ID looked up
     /// again.
-    func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
+    func registeredObjectIfAlive(for id: ManagedObjectID) -> ManagedObject? {
         if let object = registry.object(for: id) { return object }
         guard !id.isTemporaryID, registry.holdsTemporaryObjects, renamePendingObjects() else { return nil }
         return registry.object(for: id)

@@ -63,3 +63,15 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
         return "\(objectID.entity.entityName) \(objectID): \(state); changed here: \(changedKeys.joined(separator: ", "))"
     }
 }
+
+/// Core Data's global spellings of the merge policies (`NSErrorMergePolicy`, …), for code that
+/// assigns them to ``ManagedObjectContext/mergePolicy``.
+public let ErrorMergePolicy = MergePolicy.error
+/// ``MergePolicy/mergeByPropertyStoreTrump``, Core Data's `NSMergeByPropertyStoreTrumpMergePolicy`.
+public let MergeByPropertyStoreTrumpMergePolicy = MergePolicy.mergeByPropertyStoreTrump
+/// ``MergePolicy/mergeByPropertyObjectTrump``, Core Data's `NSMergeByPropertyObjectTrumpMergePolicy`.
+public let MergeByPropertyObjectTrumpMergePolicy = MergePolicy.mergeByPropertyObjectTrump
+/// ``MergePolicy/overwrite``, Core Data's `NSOverwriteMergePolicy`.
+public let OverwriteMergePolicy = MergePolicy.overwrite
+/// ``MergePolicy/rollback``, Core Data's `NSRollbackMergePolicy`.
+public let RollbackMergePolicy = MergePolicy.rollback

@@ -36,7 +36,7 @@ extension ResultsSource {
     /// values loaded since that commit (a fault filled, a fetch) may include it, and the caller
     /// then reads the row as the context has seen it.
     func processedSortKey(_ keys: [ResolvedSortKey], ofRegistered id: ManagedObjectID) -> [PropertyValue]? {
-        guard let object = context.registeredObject(for: id) else { return nil }
+        guard let object = context.registeredObjectIfAlive(for: id) else { return nil }
         if !object.hasChanges, context.unmergedCommits.withLock({ !$0.isEmpty && $0.touch(id) }) { return nil }
         if object.state.isFault {
             guard case .snapshot(let snapshot)? = object.faultSource else { return nil }

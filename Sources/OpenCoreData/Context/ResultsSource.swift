@@ -128,13 +128,13 @@ struct ResultsSource {
     // MARK: Objects
 
     /// The registered object with this ID, if it is still alive.
-    func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
-        context.registeredObject(for: id)
+    func registeredObjectIfAlive(for id: ManagedObjectID) -> ManagedObject? {
+        context.registeredObjectIfAlive(for: id)
     }
 
     /// The registered object with this ID if its values are in memory (it is not a fault).
     func loadedObject(for id: ManagedObjectID) -> ManagedObject? {
-        guard let object = context.registeredObject(for: id), !object.state.isFault else { return nil }
+        guard let object = context.registeredObjectIfAlive(for: id), !object.state.isFault else { return nil }
         return object
     }
 

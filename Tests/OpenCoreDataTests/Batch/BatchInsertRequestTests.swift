@@ -55,6 +55,21 @@ import Testing
         #expect(try stack.storedTeams().mapValues(\.wins) == ["Team 1": 1, "Team 2": 2, "Team 3": 3, "Team 4": 4])
     }
 
+    /// Core Data's handler fills an `NSMutableDictionary`; its code ports as it is.
+    @Test func fillsCoreDataStyleMutableDictionaries() throws {
+        let stack = try HistoryStack(.sqlite)
+        let values: [[String: Any]] = [["teamName": "Fiji", "qualifyingZone": "OFC", "wins": 2], ["teamName": "Tonga", "qualifyingZone": "OFC"]]
+        var index = 0
+        let request = BatchInsertRequest(entityName: "Team", dictionaryHandler: { dictionary in
+            guard index < values.count else { return true }
+            dictionary.addEntries(from: values[index])
+            index += 1
+            return false
+        })
+        #expect((try stack.execute(request) as? BatchInsertResult)?.result as? Bool == true)
+        #expect(try stack.storedTeams().mapValues(\.wins) == ["Fiji": 2, "Tonga": 0])
+    }
+
     @Test(arguments: StoreKind.withPostgres)
     func recordsOneTransactionOfInserts(kind: StoreKind) throws {
         let stack = try HistoryStack(kind)

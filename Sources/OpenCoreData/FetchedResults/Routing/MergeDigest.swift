@@ -45,7 +45,7 @@ final class MergeDigest {
     private func findObjects(of ids: [ManagedObjectID]) throws {
         var unread: [ManagedObjectID] = []
         for id in ids where !merge.deleted.contains(id) {
-            if let registered = source.registeredObject(for: id) {
+            if let registered = source.registeredObjectIfAlive(for: id) {
                 objects[id] = registered
             } else if let snapshot = committedRows[id] {
                 objects[id] = source.object(for: snapshot)
