@@ -1,9 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The examples: the World Cup web page and the four seed apps' tools, each with its tests. A
-// package of its own, so that Hummingbird, the service lifecycle and the argument parser stay
-// out of the library's dependencies; it uses the library from this repository, by path.
+// The examples: the World Cup web page, the four seed apps' tools and the data layer of Apple's
+// Earthquakes sample, each with its tests. A package of its own, so that Hummingbird, the
+// service lifecycle and the argument parser stay out of the library's dependencies; it uses the
+// library from this repository, by path.
 //
 // Target kinds, so the manifest reads like a map of the package:
 // - example: a sample app, run with `swift run --package-path Examples NAME`;
@@ -35,6 +36,7 @@ let package = Package(
         .executable(name: "carvalet", targets: ["CarValetCLI"]),
         .executable(name: "failedbanks", targets: ["FailedBanksCLI"]),
         .executable(name: "recipes", targets: ["RecipesCLI"]),
+        .executable(name: "earthquakes", targets: ["EarthquakesCLI"]),
     ],
     // `--traits Postgres` gives the tools and `worldcup` the PostgreSQL store (`--store
     // postgres://…`) by turning on the root package's trait of the same name; off, nothing of
@@ -182,6 +184,26 @@ let package = Package(
             path: "Recipes/CLI",
             swiftSettings: strictSwift
         ),
+        // example: Earthquakes, the data layer of Apple's "Loading and Displaying a Large Data Feed":
+        // its model file, the USGS GeoJSON feed, batch import and delete, and the history merge.
+        .target(
+            name: "EarthquakesApp",
+            dependencies: [
+                openCoreData,
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Earthquakes/App",
+            resources: [.copy("Earthquakes.xcdatamodeld")],
+            swiftSettings: strictSwift
+        ),
+        // example: the Earthquakes tool (`swift run --package-path Examples earthquakes import
+        // all_month.geojson`, `list`, `delete CODE`).
+        .executableTarget(
+            name: "EarthquakesCLI",
+            dependencies: ["EarthquakesApp", "ExampleSupport", openCoreData, argumentParser],
+            path: "Earthquakes/CLI",
+            swiftSettings: strictSwift
+        ),
         // test-support: a store of a test's own for the tools and servers the tests run, an SQLite
         // file or (with the `Postgres` trait) a PostgreSQL schema.
         .target(
@@ -208,6 +230,18 @@ let package = Package(
                 "RecipesCLI",
             ],
             path: "Tests/SeedAppTests",
+            swiftSettings: strictSwift
+        ),
+        // test: the Earthquakes data layer on an SQLite store: imports, upserts, batch deletes and
+        // the history merge, seen through a fetched results controller checked with the simulator.
+        .testTarget(
+            name: "EarthquakesTests",
+            dependencies: [
+                "EarthquakesApp",
+                openCoreData,
+                fetchedResultsChecking,
+            ],
+            path: "Tests/EarthquakesTests",
             swiftSettings: strictSwift
         ),
         // test: the World Cup server through its routes and its command line, its change batches
