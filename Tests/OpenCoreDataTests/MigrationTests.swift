@@ -25,6 +25,8 @@ enum LibraryChange: String, Hashable, Sendable {
     // Incompatible: refused.
     case removeNoteEntity, removePages, pagesAsString, addRequiredISBN, requiredSubtitleWithoutDefault
     case noteSubjectIsBook, noteSubjectIsToMany, removeNoteSubject, addRequiredEditor, noteIsABook
+    // An entity renamed (Note becomes Memo, its renaming identifier says Note): refused, by name.
+    case renameNoteToMemo
 }
 
 /// A small library model built in code, the way Core Data apps describe model versions.
@@ -110,7 +112,8 @@ func libraryModel(_ changes: Set<LibraryChange> = []) -> ManagedObjectModel {
         ])]
     }
     if !changes.contains(.removeNoteEntity) {
-        let note = EntityDescription(name: "Note")
+        let note = EntityDescription(name: changes.contains(.renameNoteToMemo) ? "Memo" : "Note")
+        if changes.contains(.renameNoteToMemo) { note.renamingIdentifier = "Note" }
         note.properties = [AttributeDescription(name: "text", type: .string)]
         if !changes.contains(.removeNoteSubject) {
             let subject = RelationshipDescription(name: renamesRelationships ? "topic" : "subject",
@@ -550,6 +553,7 @@ struct RefusedChange: Sendable, CustomTestStringConvertible {
         RefusedChange(changes: [.pagesAsString], fragments: ["Book.pages", "type", "integer32", "string"]),
         RefusedChange(changes: [.renamePagesToLengthAsString], fragments: ["Book.pages", "type", "integer32", "string"]),
         RefusedChange(changes: [.addRequiredISBN], fragments: ["Book.isbn", "required", "default"]),
+        RefusedChange(changes: [.renameNoteToMemo], fragments: ["entity Note was renamed Memo", "renaming identifier", "CustomMigrationStage"]),
         RefusedChange(changes: [.requiredSubtitleWithoutDefault], fragments: ["Book.subtitle", "required"], from: [.addSubtitle]),
         RefusedChange(changes: [.noteSubjectIsBook], fragments: ["Note.subject", "destination"]),
         RefusedChange(changes: [.noteSubjectIsToMany], fragments: ["Note.subject", "cardinality"]),

@@ -170,6 +170,15 @@ import Testing
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
         #expect(journal.entries.isEmpty)
+
+        // An in-memory store starts new at every load: nothing to migrate.
+        let inMemory = PersistentContainer(name: "Shelf", managedObjectModel: Self.model(version: 3))
+        let memoryDescription = PersistentStoreDescription()
+        memoryDescription.type = InMemoryStoreType
+        memoryDescription.setOption(Self.manager(journal), forKey: PersistentStoreStagedMigrationManagerOptionKey)
+        inMemory.persistentStoreDescriptions = [memoryDescription]
+        try inMemory.loadPersistentStores()
+        #expect(journal.entries.isEmpty)
     }
 
     @Test func aHandlerThatThrowsStopsTheMigrationAndTheNextLoadResumes() throws {

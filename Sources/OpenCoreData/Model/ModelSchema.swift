@@ -13,6 +13,18 @@ package struct ModelSchema: Codable, Equatable, Sendable {
         /// names; nil when it declares none, so that a model without constraints keeps the hash
         /// it had before stores recorded them.
         package var uniquenessConstraints: [[String]]? = nil
+        /// The entity's name in an earlier version (its renaming identifier), when it differs:
+        /// never stored or hashed, read to name a refused entity rename.
+        package var renamedFrom: String? = nil
+
+        private enum CodingKeys: String, CodingKey {
+            case name, superentity, attributes, relationships, uniquenessConstraints
+        }
+
+        package static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.name == rhs.name && lhs.superentity == rhs.superentity && lhs.attributes == rhs.attributes
+                && lhs.relationships == rhs.relationships && lhs.uniquenessConstraints == rhs.uniquenessConstraints
+        }
     }
 
     package struct Attribute: Codable, Equatable, Sendable {
@@ -80,7 +92,8 @@ package struct ModelSchema: Codable, Equatable, Sendable {
                                         isOrdered: relationship.isToMany && relationship.isOrdered ? true : nil,
                                         renamedFrom: relationship.renamingIdentifier.flatMap { $0 == relationship.name ? nil : $0 })
                 },
-                uniquenessConstraints: Self.declaredConstraints(of: entity))
+                uniquenessConstraints: Self.declaredConstraints(of: entity),
+                renamedFrom: entity.renamingIdentifier.flatMap { $0 == entity.entityName ? nil : $0 })
         }
     }
 
@@ -160,7 +173,11 @@ package struct SchemaMigration: Sendable {
         }
         for old in stored.entities {
             guard let new = current.entity(named: old.name) else {
-                incompatibilities.append("entity \(old.name) was removed")
+                if let renamed = current.entities.first(where: { $0.renamedFrom == old.name }) {
+                    incompatibilities.append("entity \(old.name) was renamed \(renamed.name) (its renaming identifier); a lightweight migration does not rename entities: keep the entity's name (Core Data's class can differ: representedClassName), or move the rows in a CustomMigrationStage")
+                } else {
+                    incompatibilities.append("entity \(old.name) was removed")
+                }
                 continue
             }
             if old.superentity != new.superentity {
