@@ -217,6 +217,22 @@ import Testing
         try atV2.loadPersistentStores()
     }
 
+    /// A stage names its versions by checksum, read before the models reach their containers:
+    /// that freezes a model, which its container must still name.
+    @Test func aModelWhoseChecksumWasReadIsStillNamedByItsContainer() throws {
+        let entity = EntityDescription(name: "Book")
+        entity.properties = [AttributeDescription(name: "title", type: .string)]
+        let model = ManagedObjectModel(entities: [entity])
+        let checksum = model.versionChecksum
+        #expect(model.name == nil)
+        let container = PersistentContainer(name: "Shelf", managedObjectModel: model)
+        #expect(model.name == "Shelf")
+        #expect(model.versionChecksum == checksum)
+        let directory = TemporaryDirectory()
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: directory.file("Shelf.sqlite"))]
+        try container.loadPersistentStores()
+    }
+
     @Test func aModelFileReferenceHasTheChecksumOfTheSameModelInCode() throws {
         let url = try ModelFiles.library
         let version = url.appendingPathComponent("Library 2.xcdatamodel")

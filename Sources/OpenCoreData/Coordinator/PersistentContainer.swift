@@ -33,10 +33,10 @@ open class PersistentContainer: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - name: The container's name, used for the default store file, and the model's
-    ///     ``ManagedObjectModel/name`` when it has none (and no coordinator used it yet).
+    ///     ``ManagedObjectModel/name`` when it has none.
     ///   - model: The model of the store's objects.
     public init(name: String, managedObjectModel model: ManagedObjectModel) {
-        if model.name == nil, !model.isCompiled { model.name = name }
+        model.adoptName(name)
         self.name = name
         self.managedObjectModel = model
         self.persistentStoreCoordinator = PersistentStoreCoordinator(managedObjectModel: model)

@@ -32,7 +32,23 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     /// Nil by default; ``PersistentContainer/init(name:managedObjectModel:)`` gives an unnamed
     /// model its own name, as Core Data's container loads the model of its name.
     public var name: String? {
-        willSet { checkMutable() }
+        get { nameState.withLock { $0 } }
+        set {
+            checkMutable()
+            nameState.withLock { $0 = newValue }
+        }
+    }
+
+    /// The name, behind a lock: an unnamed model in use may still be given one (``adoptName(_:)``).
+    private let nameState = Locked<String?>(nil)
+
+    /// Names the model if it has no name, even once it is in use: the name is no part of what a
+    /// store lays out, and reading ``versionChecksum`` (which freezes the model) before handing
+    /// the model to its container must not leave it unnamed.
+    func adoptName(_ name: String?) {
+        nameState.withLock { current in
+            if current == nil { current = name }
+        }
     }
 
     /// Identifiers of this version of the model, such as `["2"]`, as in Core Data: they do not

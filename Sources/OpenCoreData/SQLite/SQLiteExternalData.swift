@@ -9,7 +9,7 @@ import Foundation
 /// the row that names it, and synchronised to disk before the commit; a value replaced or
 /// deleted loses its file once the commit is done, and a save that fails removes the files it
 /// wrote. Whatever a killed process leaves behind is an unreferenced file, removed by the next
-/// ``SQLiteStoreBackend/sweepExternalData(_:schema:entities:)`` (each load runs one under the lock).
+/// ``SQLiteStoreBackend/sweepExternalData(loaded:)`` (each load runs one under the lock).
 struct SQLiteExternalData: Sendable {
     /// Values of at least this many bytes go to files; smaller ones stay in the row, where
     /// reading them costs less than opening a file. Core Data's threshold is undocumented and

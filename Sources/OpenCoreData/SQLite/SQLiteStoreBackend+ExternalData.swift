@@ -10,6 +10,8 @@ extension SQLiteStoreBackend {
     func storeExternalData(of request: inout SaveRequest, _ db: Database, loaded: Loaded,
                            changes: SQLiteExternalDataChanges) throws {
         guard !loaded.binaryAttributes.isEmpty else { return }
+        // Without the folder no row names a file: replaced and deleted values need no look-up.
+        let mayNameFiles = externalData.exists
         for index in request.inserted.indices {
             let entity = request.inserted[index].objectID.entity
             for attribute in loaded.binaryAttributes[ObjectIdentifier(entity)] ?? [] where attribute.allowsExternalBinaryDataStorage {
@@ -21,12 +23,12 @@ extension SQLiteStoreBackend {
             guard let attributes = loaded.binaryAttributes[ObjectIdentifier(id.entity)] else { continue }
             let changed = attributes.filter { request.updated[index].changedSlots.contains($0.slot) }
             guard !changed.isEmpty else { continue }
-            changes.released += try externalFileNames(of: id, changed, db, loaded: loaded)
+            if mayNameFiles { changes.released += try externalFileNames(of: id, changed, db, loaded: loaded) }
             for attribute in changed where attribute.allowsExternalBinaryDataStorage {
                 try externalize(&request.updated[index].snapshot, attribute, changes: changes)
             }
         }
-        for deletion in request.deleted {
+        for deletion in request.deleted where mayNameFiles {
             guard let attributes = loaded.binaryAttributes[ObjectIdentifier(deletion.objectID.entity)] else { continue }
             changes.released += try externalFileNames(of: deletion.objectID, attributes, db, loaded: loaded)
         }

@@ -62,7 +62,8 @@ extension PersistentStoreCoordinator {
     /// manager's container set to it, and closes the store.
     private func withStageContainer(_ model: ManagedObjectModel, _ description: PersistentStoreDescription,
                                     _ manager: StagedMigrationManager, _ body: () throws -> Void) throws {
-        if model.name == nil, !model.isCompiled { model.name = managedObjectModel.name }
+        // A version of the coordinator's model: named as it is, unless it has a name of its own.
+        model.adoptName(managedObjectModel.name)
         let container = PersistentContainer(name: managedObjectModel.name ?? "StagedMigration", managedObjectModel: model)
         let stageDescription = PersistentStoreDescription()
         stageDescription.type = description.type
