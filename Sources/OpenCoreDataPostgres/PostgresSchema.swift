@@ -101,7 +101,7 @@ package struct PostgresSchema: Sendable {
     }
 
     package func joinTargetIndexName(_ joinTable: SQLiteSchema.JoinTable) -> String {
-        "\(SQLiteSchema.indexPrefix)\(joinTable.name)_target"
+        SQLiteSchema.targetIndexName(ofJoinTable: joinTable.name)
     }
 
     /// An index of the model: ascending columns put NULL first, as memory orders nil, and

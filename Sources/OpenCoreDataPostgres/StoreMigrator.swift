@@ -66,6 +66,33 @@ struct StoreMigrator {
             for (old, new) in SQLiteSchema.renamedColumns(of: relationship, from: from, in: schema.layout) where existing.contains(old) {
                 try connection.execute("ALTER TABLE \(qualifiedTable) RENAME COLUMN \(quoted(old)) TO \(quoted(new))")
             }
+        case .renameEntity(let from, let to):
+            guard let entity = entities[to] else { return }
+            let parts = schema.layout.renamedParts(of: entity, from: from)
+            for (old, new) in [parts.table].compactMap({ $0 }) + parts.joinTables where catalog.tables.contains(old) {
+                try connection.execute("ALTER TABLE \(schema.qualified(old)) RENAME TO \(quoted(new))")
+                catalog.tables.remove(old)
+                catalog.tables.insert(new)
+                // The indexes named by the table (its key's constraint follows its index).
+                let key = PostgresSchema.primaryKeyPrefix
+                try connection.execute("ALTER INDEX IF EXISTS \(schema.qualified(key + old)) RENAME TO \(quoted(key + new))")
+                let (oldTarget, newTarget) = (SQLiteSchema.targetIndexName(ofJoinTable: old), SQLiteSchema.targetIndexName(ofJoinTable: new))
+                try connection.execute("ALTER INDEX IF EXISTS \(schema.qualified(oldTarget)) RENAME TO \(quoted(newTarget))")
+            }
+            if let table = parts.table {
+                // The hierarchy's key sequence is named by its table.
+                try connection.execute("ALTER SEQUENCE IF EXISTS \(schema.qualified(PostgresSchema.sequencePrefix + table.old)) RENAME TO \(quoted(PostgresSchema.sequencePrefix + table.new))")
+            }
+            if let table = schema.layout.table(for: entity) {
+                let qualifiedTable = schema.qualified(table.name)
+                let existing = Set(try connection.query("""
+                    SELECT attname::text FROM pg_attribute WHERE attrelid = \(qualifiedTable)::regclass AND attnum > 0 AND NOT attisdropped
+                    """).map { try $0.decode(String.self) })
+                for (old, new) in parts.columns where existing.contains(old) {
+                    try connection.execute("ALTER TABLE \(qualifiedTable) RENAME COLUMN \(quoted(old)) TO \(quoted(new))")
+                }
+            }
+            codes[to] = codes.removeValue(forKey: from)
         case .addUniquenessConstraint, .removeUniquenessConstraint:
             // StoreIndexes, which runs after every migration, makes and drops the indexes.
             break

@@ -11,6 +11,8 @@ enum LeagueChange: String, Hashable, Sendable, CaseIterable {
     case renameWinsToVictories
     // Renamed relationships: Player.team becomes club, Team.players squad; the links follow.
     case renameTeamToClub
+    // A renamed entity: Player becomes Athlete (its table, key sequence and rivals' join table follow).
+    case renamePlayerToAthlete
     // Incompatible: refused.
     case removeWins, winsAsString, removePlayerEntity, addRequiredCountry
 }
@@ -20,7 +22,8 @@ enum LeagueChange: String, Hashable, Sendable, CaseIterable {
 /// join table. Each call builds new descriptions (a model freezes once a coordinator uses it).
 func leagueModel(_ changes: Set<LeagueChange> = []) -> ManagedObjectModel {
     let team = EntityDescription(name: "Team")
-    let player = EntityDescription(name: "Player")
+    let player = EntityDescription(name: changes.contains(.renamePlayerToAthlete) ? "Athlete" : "Player")
+    if changes.contains(.renamePlayerToAthlete) { player.renamingIdentifier = "Player" }
     let renamesRelationships = changes.contains(.renameTeamToClub)
     let players = RelationshipDescription(name: renamesRelationships ? "squad" : "players", destination: player, toMany: true)
     let playsFor = RelationshipDescription(name: renamesRelationships ? "club" : "team", destination: team)

@@ -214,6 +214,23 @@ final class Collected<Value>: @unchecked Sendable {
         #expect(try !schema.catalog().contains { $0.hasPrefix("column Player.team ") })
     }
 
+    @Test func renamingAnEntityKeepsItsRows() throws {
+        let schema = try TestStoreSchema()
+        defer { schema.drop() }
+        _ = try schema.load(leagueModel())
+        let player = try schema.entityCode("Player")
+        try schema.execute("""
+            INSERT INTO \(schema.qualified("Player")) ("_pk", "_entity", "_version", "name") VALUES (1, \(player), 1, 'Pelé'), (2, \(player), 1, 'Garrincha')
+            """)
+        try schema.execute("INSERT INTO \(schema.qualified("_Player_rivals")) VALUES (1, \(player), 2, \(player))")
+        _ = try schema.load(leagueModel([.renamePlayerToAthlete]))
+        #expect(try schema.entityCode("Athlete") == player)
+        #expect(try schema.rows("SELECT name FROM \(schema.qualified("Athlete")) ORDER BY \"_pk\"") == ["Pelé", "Garrincha"])
+        #expect(try schema.rows("SELECT count(*)::text FROM \(schema.qualified("_Athlete_rivals"))") == ["1"])
+        let catalog = try schema.catalog()
+        #expect(!catalog.contains { $0.contains("Player") }, "\(catalog.filter { $0.contains("Player") })")
+    }
+
     /// A process killed while it migrates the store leaves it at the old version or the new one:
     /// the migration is one transaction, which the server rolls back when the client dies. Each
     /// round kills a process opening the store with the new version at another moment (filling

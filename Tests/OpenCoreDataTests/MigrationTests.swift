@@ -25,8 +25,9 @@ enum LibraryChange: String, Hashable, Sendable {
     // Incompatible: refused.
     case removeNoteEntity, removePages, pagesAsString, addRequiredISBN, requiredSubtitleWithoutDefault
     case noteSubjectIsBook, noteSubjectIsToMany, removeNoteSubject, addRequiredEditor, noteIsABook
-    // An entity renamed (Note becomes Memo, its renaming identifier says Note): refused, by name.
-    case renameNoteToMemo
+    // Renamed entities: Note becomes Memo, Author becomes Writer (the destination of Book.author
+    // and Note.subject, and the owner of favourites' join table); the rows and links follow.
+    case renameNoteToMemo, renameAuthorToWriter
 }
 
 /// A small library model built in code, the way Core Data apps describe model versions.
@@ -35,7 +36,8 @@ enum LibraryChange: String, Hashable, Sendable {
 /// `Note(text, subject → Author)`. Each call builds new descriptions, because a model freezes once
 /// a coordinator has used it.
 func libraryModel(_ changes: Set<LibraryChange> = []) -> ManagedObjectModel {
-    let author = EntityDescription(name: "Author")
+    let author = EntityDescription(name: changes.contains(.renameAuthorToWriter) ? "Writer" : "Author")
+    if changes.contains(.renameAuthorToWriter) { author.renamingIdentifier = "Author" }
     let book = EntityDescription(name: "Book")
     var entities = [author, book]
 
@@ -390,6 +392,56 @@ struct RefusedChange: Sendable, CustomTestStringConvertible {
         #expect(throws: PersistentStoreError.self) { _ = try openLibrary(in: directory, model: libraryModel()) }
     }
 
+    @Test func renamingEntitiesKeepsTheirRowsAndLinks() throws {
+        let directory = TemporaryDirectory()
+        let original = try openLibrary(in: directory, model: libraryModel([.addFavourites]))
+        try seedLibrary(original)
+        let context = original.newBackgroundContext()
+        try context.performAndWait {
+            let herbert = try #require(try original.objects("Author", in: context).first { $0.value(forKey: "name") as? String == "Frank Herbert" })
+            herbert.setValue(Set(try original.objects("Book", in: context)), forKey: "favourites")
+            try context.save()
+        }
+        for launch in 1...2 {
+            let renamed = try openLibrary(in: directory, model: libraryModel([.addFavourites, .renameAuthorToWriter, .renameNoteToMemo]))
+            let context = renamed.newBackgroundContext()
+            let lines = try context.performAndWait {
+                var lines: [String] = []
+                for writer in try renamed.objects("Writer", in: context) {
+                    let books = (writer.value(forKey: "books") as? Set<ManagedObject> ?? []).compactMap { $0.value(forKey: "title") as? String }
+                    let favourites = (writer.value(forKey: "favourites") as? Set<ManagedObject> ?? []).count
+                    lines.append("\(writer.value(forKey: "name") as? String ?? "nil") (\(writer.value(forKey: "born") as? Int ?? 0)): \(books.sorted()), \(favourites) favourites")
+                }
+                for book in try renamed.objects("Book", in: context) {
+                    let writer = (book.value(forKey: "author") as? ManagedObject)?.value(forKey: "name") as? String ?? "nil"
+                    lines.append("\(book.value(forKey: "title") as? String ?? "nil") by \(writer)")
+                }
+                for memo in try renamed.objects("Memo", in: context) {
+                    let subject = (memo.value(forKey: "subject") as? ManagedObject)?.value(forKey: "name") as? String ?? "nil"
+                    lines.append("memo \(memo.value(forKey: "text") as? String ?? "nil") about \(subject)")
+                }
+                if launch == 1 {
+                    // New rows take keys after the old ones, under the new names.
+                    let writer = try renamed.insert("Writer", ["name": "Octavia E. Butler", "born": 1947], into: context)
+                    try renamed.insert("Memo", ["text": "lend", "subject": writer], into: context)
+                    try context.save()
+                }
+                return lines.sorted()
+            }
+            var expected = [
+                "Children of Dune by Frank Herbert", "Dune by Frank Herbert",
+                "Frank Herbert (1920): [\"Children of Dune\", \"Dune\"], 3 favourites",
+                "The Dispossessed by Ursula K. Le Guin",
+                "Ursula K. Le Guin (1929): [\"The Dispossessed\"], 0 favourites",
+                "memo reread about Ursula K. Le Guin",
+            ]
+            if launch == 2 { expected += ["Octavia E. Butler (1947): [], 0 favourites", "memo lend about Octavia E. Butler"] }
+            #expect(lines == expected.sorted(), "launch \(launch)")
+        }
+        // The old model no longer opens it.
+        #expect(throws: PersistentStoreError.self) { _ = try openLibrary(in: directory, model: libraryModel([.addFavourites])) }
+    }
+
     @Test func addingAnOptionalAttributeMigratesAndOldRowsReadNil() throws {
         let directory = TemporaryDirectory()
         try seedLibrary(try openLibrary(in: directory, model: libraryModel()))
@@ -553,7 +605,6 @@ struct RefusedChange: Sendable, CustomTestStringConvertible {
         RefusedChange(changes: [.pagesAsString], fragments: ["Book.pages", "type", "integer32", "string"]),
         RefusedChange(changes: [.renamePagesToLengthAsString], fragments: ["Book.pages", "type", "integer32", "string"]),
         RefusedChange(changes: [.addRequiredISBN], fragments: ["Book.isbn", "required", "default"]),
-        RefusedChange(changes: [.renameNoteToMemo], fragments: ["entity Note was renamed Memo", "renaming identifier", "CustomMigrationStage"]),
         RefusedChange(changes: [.requiredSubtitleWithoutDefault], fragments: ["Book.subtitle", "required"], from: [.addSubtitle]),
         RefusedChange(changes: [.noteSubjectIsBook], fragments: ["Note.subject", "destination"]),
         RefusedChange(changes: [.noteSubjectIsToMany], fragments: ["Note.subject", "cardinality"]),

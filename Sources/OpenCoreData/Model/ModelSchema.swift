@@ -14,7 +14,7 @@ package struct ModelSchema: Codable, Equatable, Sendable {
         /// it had before stores recorded them.
         package var uniquenessConstraints: [[String]]? = nil
         /// The entity's name in an earlier version (its renaming identifier), when it differs:
-        /// never stored or hashed, read to name a refused entity rename.
+        /// read from the opening model to migrate a renamed entity, never stored or hashed.
         package var renamedFrom: String? = nil
 
         private enum CodingKeys: String, CodingKey {
@@ -148,6 +148,11 @@ package struct SchemaMigration: Sendable {
         /// A relationship was renamed: the store renames the columns it keeps for it (a to-one's
         /// key and entity columns, an ordered to-many's order column), keeping the links.
         case renameRelationship(entity: String, from: String, to: String)
+        /// An entity was renamed (the new one's renaming identifier names the old one): the store
+        /// renames what it keeps under the entity's name (its table for a root entity, its
+        /// columns in its hierarchy's table for a subentity, its join tables) and its entity
+        /// code, keeping the rows. Every other step names entities by their new names, after it.
+        case renameEntity(from: String, to: String)
     }
 
     package var steps: [Step] = []
@@ -156,13 +161,28 @@ package struct SchemaMigration: Sendable {
 
     package var isEmpty: Bool { steps.isEmpty && incompatibilities.isEmpty }
 
-    /// Renamed relationships, by entity and old name: the new name.
+    /// Renamed relationships, by entity (its new name) and old name: the new name.
     private var relationshipRenames: [String: [String: String]] = [:]
+    /// Renamed entities, by old name: the new name.
+    private var entityRenames: [String: String] = [:]
+
+    /// An entity's name in the current schema.
+    private func currentName(of storedName: String) -> String {
+        entityRenames[storedName] ?? storedName
+    }
 
     /// Compares the schema a store was made with to the current one.
     package init(from stored: ModelSchema, to current: ModelSchema) {
         for new in current.entities {
-            guard let old = stored.entity(named: new.name) else { continue }
+            guard let previous = new.renamedFrom, stored.entity(named: new.name) == nil, stored.entity(named: previous) != nil,
+                  current.entity(named: previous) == nil, entityRenames[previous] == nil else { continue }
+            entityRenames[previous] = new.name
+        }
+        // First: every later step names entities by their new names.
+        steps += entityRenames.sorted { $0.key < $1.key }.map { Step.renameEntity(from: $0.key, to: $0.value) }
+        let storedNames = Dictionary(uniqueKeysWithValues: entityRenames.map { ($0.value, $0.key) })
+        for new in current.entities {
+            guard let old = stored.entity(named: storedNames[new.name] ?? new.name) else { continue }
             for relationship in new.relationships {
                 guard let previous = relationship.renamedFrom, !old.relationships.contains(where: { $0.name == relationship.name }),
                       old.relationships.contains(where: { $0.name == previous }),
@@ -172,22 +192,19 @@ package struct SchemaMigration: Sendable {
             }
         }
         for old in stored.entities {
-            guard let new = current.entity(named: old.name) else {
-                if let renamed = current.entities.first(where: { $0.renamedFrom == old.name }) {
-                    incompatibilities.append("entity \(old.name) was renamed \(renamed.name) (its renaming identifier); a lightweight migration does not rename entities: keep the entity's name (Core Data's class can differ: representedClassName), or move the rows in a CustomMigrationStage")
-                } else {
-                    incompatibilities.append("entity \(old.name) was removed")
-                }
+            guard let new = current.entity(named: currentName(of: old.name)) else {
+                incompatibilities.append("entity \(old.name) was removed")
                 continue
             }
-            if old.superentity != new.superentity {
+            if old.superentity.map(currentName(of:)) != new.superentity {
                 incompatibilities.append("entity \(old.name) now inherits from \(new.superentity ?? "nothing") instead of \(old.superentity ?? "nothing")")
             }
             compareAttributes(of: old, new)
             compareRelationships(of: old, new)
             compareConstraints(of: old, new)
         }
-        for new in current.entities where stored.entity(named: new.name) == nil {
+        let renamedTo = Set(entityRenames.values)
+        for new in current.entities where stored.entity(named: new.name) == nil && !renamedTo.contains(new.name) {
             steps.append(.addEntity(new.name))
             for properties in new.uniquenessConstraints ?? [] {
                 steps.append(.addUniquenessConstraint(entity: new.name, properties: properties))
@@ -204,7 +221,7 @@ package struct SchemaMigration: Sendable {
             steps.append(.addUniquenessConstraint(entity: new.name, properties: properties))
         }
         for properties in old.uniquenessConstraints ?? [] where !after.contains(Set(properties)) {
-            steps.append(.removeUniquenessConstraint(entity: old.name, properties: properties))
+            steps.append(.removeUniquenessConstraint(entity: new.name, properties: properties))
         }
     }
 
@@ -225,14 +242,14 @@ package struct SchemaMigration: Sendable {
                 continue
             }
             if let renamed {
-                steps.append(.renameAttribute(entity: old.name, from: attribute.name, to: renamed.name))
+                steps.append(.renameAttribute(entity: new.name, from: attribute.name, to: renamed.name))
             }
             if now.type != attribute.type {
                 incompatibilities.append("attribute \(old.name).\(attribute.name) changed type from \(attribute.type) to \(now.type)")
             }
             if attribute.isOptional, !now.isOptional {
                 if now.hasDefault, now.type == attribute.type {
-                    steps.append(.fillDefault(entity: old.name, attribute: now.name))
+                    steps.append(.fillDefault(entity: new.name, attribute: now.name))
                 } else if !now.hasDefault {
                     incompatibilities.append("attribute \(old.name).\(attribute.name) became required; stored objects may have no value")
                 }
@@ -251,14 +268,20 @@ package struct SchemaMigration: Sendable {
     /// Where a stored relationship keeps its links, as the current schema would say it after
     /// the renames: an inverse's name follows its rename.
     private func renamedStorage(of relationship: ModelSchema.Relationship) -> String {
-        let inversePrefix = "inverse:"
+        let inversePrefix = "inverse:", joinPrefix = "join:"
+        if relationship.storage.hasPrefix(joinPrefix) {
+            // The owner's qualified name, Entity.relationship: the entity may have been renamed.
+            let owner = relationship.storage.dropFirst(joinPrefix.count)
+            guard let dot = owner.firstIndex(of: ".") else { return relationship.storage }
+            return joinPrefix + currentName(of: String(owner[..<dot])) + owner[dot...]
+        }
         guard relationship.storage.hasPrefix(inversePrefix) else { return relationship.storage }
         let inverse = String(relationship.storage.dropFirst(inversePrefix.count))
-        return inversePrefix + (relationshipRenames[relationship.destination]?[inverse] ?? inverse)
+        return inversePrefix + (relationshipRenames[currentName(of: relationship.destination)]?[inverse] ?? inverse)
     }
 
     private mutating func compareRelationships(of old: ModelSchema.Entity, _ new: ModelSchema.Entity) {
-        let renames = relationshipRenames[old.name] ?? [:]
+        let renames = relationshipRenames[new.name] ?? [:]
         for relationship in old.relationships {
             let renamed = renames[relationship.name]
             guard let now = new.relationships.first(where: { $0.name == (renamed ?? relationship.name) }) else {
@@ -270,9 +293,9 @@ package struct SchemaMigration: Sendable {
                     incompatibilities.append("relationship \(old.name).\(relationship.name) was renamed \(renamed), and its links are kept in a join table (a many-to-many relationship), which a lightweight migration does not rename")
                     continue
                 }
-                steps.append(.renameRelationship(entity: old.name, from: relationship.name, to: renamed))
+                steps.append(.renameRelationship(entity: new.name, from: relationship.name, to: renamed))
             }
-            if now.destination != relationship.destination || now.isToMany != relationship.isToMany
+            if now.destination != currentName(of: relationship.destination) || now.isToMany != relationship.isToMany
                 || now.storage != renamedStorage(of: relationship) {
                 incompatibilities.append("relationship \(old.name).\(relationship.name) changed (destination, cardinality or inverse)")
             } else if now.isOrdered == true, relationship.isOrdered != true {

@@ -131,6 +131,30 @@ package struct SQLiteSchema: @unchecked Sendable {
         return [(oldName, newName), ("_\(oldName)_entity", "_\(newName)_entity")]
     }
 
+    /// What a store keeps under the name of an entity renamed from `from` (to `entity`'s name),
+    /// each with its new name: the table of a root entity, the columns a subentity declares in
+    /// its hierarchy's table (their names start with the entity's), the join tables its
+    /// relationships own.
+    package func renamedParts(of entity: EntityDescription, from: String)
+        -> (table: (old: String, new: String)?, columns: [(old: String, new: String)], joinTables: [(old: String, new: String)]) {
+        let to = entity.entityName
+        let table = entity.superentity == nil ? (old: from, new: to) : nil
+        var columns: [(old: String, new: String)] = []
+        if entity.superentity != nil, let hierarchy = self.table(for: entity) {
+            var names = hierarchy.columns.filter { $0.property.entity === entity }.map(\.name)
+            for case let relationship as RelationshipDescription in entity.properties where relationship.isToMany && relationship.isOrdered {
+                names.append(orderColumnName(of: relationship))
+            }
+            for name in names {
+                guard let range = name.range(of: "\(to)_") else { continue }
+                columns.append((name.replacingCharacters(in: range, with: "\(from)_"), name))
+            }
+        }
+        let joinTables = self.joinTables.values.filter { $0.owner.entity === entity }
+            .map { (old: "_\(from)_\($0.owner.name)", new: $0.name) }
+        return (table, columns, joinTables)
+    }
+
     /// The column keeping an ordered to-many relationship's order, in its entity's table.
     package func orderColumnName(of relationship: PropertyDescription) -> String {
         "_\(columnName(of: relationship))_order"
@@ -222,8 +246,17 @@ package struct SQLiteSchema: @unchecked Sendable {
         let name = quoted(joinTable.name)
         return [
             "CREATE TABLE \(name) (\"source\" INTEGER NOT NULL, \"source_entity\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, \"target_entity\" INTEGER NOT NULL, PRIMARY KEY (\"source\", \"target\")) WITHOUT ROWID",
-            "CREATE INDEX \(quoted("\(Self.indexPrefix)\(joinTable.name)_target")) ON \(name) (\"target\", \"source\")",
+            targetIndexStatement(for: joinTable),
         ]
+    }
+
+    /// The index a join table's links are found by from their target, named by the table.
+    func targetIndexStatement(for joinTable: JoinTable) -> String {
+        "CREATE INDEX \(quoted(Self.targetIndexName(ofJoinTable: joinTable.name))) ON \(quoted(joinTable.name)) (\"target\", \"source\")"
+    }
+
+    package static func targetIndexName(ofJoinTable name: String) -> String {
+        "\(indexPrefix)\(name)_target"
     }
 
     /// The triggers that advance the store generation when a program other than this library

@@ -136,6 +136,31 @@ extension SQLiteStoreBackend {
             for (old, new) in SQLiteSchema.renamedColumns(of: relationship, from: from, in: schema) where existing.contains(old) {
                 try db.execute(sql: "ALTER TABLE \(quoted(table.name)) RENAME COLUMN \(quoted(old)) TO \(quoted(new))")
             }
+        case .renameEntity(let from, let to):
+            guard let entity = model[to] else { return }
+            let parts = schema.renamedParts(of: entity, from: from)
+            for (old, new) in [parts.table].compactMap({ $0 }) + parts.joinTables where try db.tableExists(old) {
+                try db.execute(sql: "ALTER TABLE \(quoted(old)) RENAME TO \(quoted(new))")
+            }
+            // A join table's index is named by it; SQLite cannot rename an index.
+            for (old, new) in parts.joinTables {
+                guard let joinTable = schema.joinTables.values.first(where: { $0.name == new }) else { continue }
+                try db.execute(sql: "DROP INDEX IF EXISTS \(quoted(SQLiteSchema.targetIndexName(ofJoinTable: old)))")
+                try db.execute(sql: schema.targetIndexStatement(for: joinTable))
+            }
+            if let table = parts.table {
+                try db.execute(sql: "UPDATE \(quoted(SQLiteSchema.primaryKeysTable)) SET \"entity\" = ? WHERE \"entity\" = ?",
+                               arguments: [table.new, table.old])
+            }
+            if let table = schema.table(for: entity) {
+                let existing = Set(try db.columns(in: table.name).map(\.name))
+                for (old, new) in parts.columns where existing.contains(old) {
+                    try db.execute(sql: "ALTER TABLE \(quoted(table.name)) RENAME COLUMN \(quoted(old)) TO \(quoted(new))")
+                }
+            }
+            // The rows keep their entity code, now under the new name; the generation triggers
+            // and managed indexes follow the new names when the load synchronises them.
+            codes[to] = codes.removeValue(forKey: from)
         case .addUniquenessConstraint, .removeUniquenessConstraint:
             // syncUniqueIndexes, which runs after every migration, makes and drops the indexes.
             break
@@ -198,7 +223,7 @@ extension SQLiteStoreBackend {
         }, uniquingKeysWith: { first, _ in first })
         let existing = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name LIKE ? ESCAPE '\\'",
                                         arguments: [SQLiteSchema.indexPrefix.replacingOccurrences(of: "_", with: "\\_") + "%"])
-        let joinIndexes = Set(schema.joinTables.values.map { "\(SQLiteSchema.indexPrefix)\($0.name)_target" })
+        let joinIndexes = Set(schema.joinTables.values.map { SQLiteSchema.targetIndexName(ofJoinTable: $0.name) })
         for row in existing {
             let name: String = row["name"]
             let definition: String? = row["sql"]
