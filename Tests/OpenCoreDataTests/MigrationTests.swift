@@ -28,6 +28,8 @@ enum LibraryChange: String, Hashable, Sendable {
     // Renamed entities: Note becomes Memo, Author becomes Writer (the destination of Book.author
     // and Note.subject, and the owner of favourites' join table); the rows and links follow.
     case renameNoteToMemo, renameAuthorToWriter
+    // A renamed subentity: Novel becomes Romance (its columns in Book's table follow).
+    case renameNovelToRomance
 }
 
 /// A small library model built in code, the way Core Data apps describe model versions.
@@ -147,7 +149,8 @@ func libraryModel(_ changes: Set<LibraryChange> = []) -> ManagedObjectModel {
     }
     if changes.contains(.addNovelSubentity) {
         // A new entity inheriting from an existing one: new columns in the existing table.
-        let novel = EntityDescription(name: "Novel")
+        let novel = EntityDescription(name: changes.contains(.renameNovelToRomance) ? "Romance" : "Novel")
+        if changes.contains(.renameNovelToRomance) { novel.renamingIdentifier = "Novel" }
         novel.properties = [AttributeDescription(name: "genre", type: .string)]
         book.subentities.append(novel)
         entities.append(novel)
@@ -440,6 +443,24 @@ struct RefusedChange: Sendable, CustomTestStringConvertible {
         }
         // The old model no longer opens it.
         #expect(throws: PersistentStoreError.self) { _ = try openLibrary(in: directory, model: libraryModel([.addFavourites])) }
+    }
+
+    @Test func renamingASubentityKeepsItsColumns() throws {
+        let directory = TemporaryDirectory()
+        let original = try openLibrary(in: directory, model: libraryModel([.addNovelSubentity]))
+        try seedLibrary(original)
+        let context = original.newBackgroundContext()
+        try context.performAndWait {
+            try original.insert("Novel", ["title": "Kindred", "pages": 264, "genre": "speculative"], into: context)
+            try context.save()
+        }
+        let renamed = try openLibrary(in: directory, model: libraryModel([.addNovelSubentity, .renameNovelToRomance]))
+        let renamedContext = renamed.newBackgroundContext()
+        let romances = try renamedContext.performAndWait {
+            try renamed.objects("Romance", in: renamedContext).map { "\($0.value(forKey: "title") ?? "-") \($0.value(forKey: "genre") ?? "-")" }
+        }
+        #expect(romances == ["Kindred speculative"])
+        #expect(try libraryContents(renamed).filter { $0.hasPrefix("Book") || $0.hasPrefix("Romance") }.count == 4)
     }
 
     @Test func addingAnOptionalAttributeMigratesAndOldRowsReadNil() throws {

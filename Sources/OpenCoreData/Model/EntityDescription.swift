@@ -99,8 +99,9 @@ public final class EntityDescription: @unchecked Sendable, Hashable, CustomStrin
         willSet { checkMutable() }
     }
 
-    /// The entity's name in an earlier version of the model (see
-    /// ``PropertyDescription/renamingIdentifier``).
+    /// The entity's name in an earlier version of the model: lightweight migration renames what
+    /// the store keeps under the old name (its table, or its columns in its hierarchy's table,
+    /// and its join tables) and keeps its rows (see ``PropertyDescription/renamingIdentifier``).
     public var renamingIdentifier: String? {
         willSet { checkMutable() }
     }

@@ -36,10 +36,11 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
 
     /// The property's name in an earlier version of the model, as Core Data's migration reads it.
     ///
-    /// An attribute whose renaming identifier names an attribute the store has, and the new model
-    /// lacks, is that attribute renamed: lightweight migration renames its column and keeps its
-    /// values (a type change is refused as for any attribute). Renamed relationships and entities
-    /// are refused as incompatible changes instead of losing their data.
+    /// A property whose renaming identifier names a property the store has, and the new model
+    /// lacks, is that property renamed: lightweight migration renames its columns and keeps its
+    /// values or links (a type change is refused as for any attribute). A renamed many-to-many
+    /// relationship is refused as an incompatible change instead of losing its links. Entities
+    /// are renamed the same way (``EntityDescription/renamingIdentifier``).
     ///
     /// ```swift
     /// let title = AttributeDescription(name: "title", type: .string)
