@@ -59,13 +59,7 @@ struct StoreMigrator {
         case .renameRelationship(let entityName, let from, let to):
             guard let entity = entities[entityName], let relationship = entity.property(named: to) as? RelationshipDescription,
                   let table = schema.layout.table(for: entity) else { return }
-            let qualifiedTable = schema.qualified(table.name)
-            let existing = Set(try connection.query("""
-                SELECT attname::text FROM pg_attribute WHERE attrelid = \(qualifiedTable)::regclass AND attnum > 0 AND NOT attisdropped
-                """).map { try $0.decode(String.self) })
-            for (old, new) in SQLiteSchema.renamedColumns(of: relationship, from: from, in: schema.layout) where existing.contains(old) {
-                try connection.execute("ALTER TABLE \(qualifiedTable) RENAME COLUMN \(quoted(old)) TO \(quoted(new))")
-            }
+            try renameColumns(SQLiteSchema.renamedColumns(of: relationship, from: from, in: schema.layout), in: table)
         case .renameEntity(let from, let to):
             guard let entity = entities[to] else { return }
             let parts = schema.layout.renamedParts(of: entity, from: from)
@@ -84,13 +78,7 @@ struct StoreMigrator {
                 try connection.execute("ALTER SEQUENCE IF EXISTS \(schema.qualified(PostgresSchema.sequencePrefix + table.old)) RENAME TO \(quoted(PostgresSchema.sequencePrefix + table.new))")
             }
             if let table = schema.layout.table(for: entity) {
-                let qualifiedTable = schema.qualified(table.name)
-                let existing = Set(try connection.query("""
-                    SELECT attname::text FROM pg_attribute WHERE attrelid = \(qualifiedTable)::regclass AND attnum > 0 AND NOT attisdropped
-                    """).map { try $0.decode(String.self) })
-                for (old, new) in parts.columns where existing.contains(old) {
-                    try connection.execute("ALTER TABLE \(qualifiedTable) RENAME COLUMN \(quoted(old)) TO \(quoted(new))")
-                }
+                try renameColumns(parts.columns, in: table)
             }
             codes[to] = codes.removeValue(forKey: from)
         case .addUniquenessConstraint, .removeUniquenessConstraint:
@@ -99,12 +87,25 @@ struct StoreMigrator {
         }
     }
 
+    /// The names of a table's columns, as the server has them now.
+    private func existingColumns(of table: SQLiteSchema.Table) throws -> Set<String> {
+        Set(try connection.query("""
+            SELECT attname::text FROM pg_attribute WHERE attrelid = \(schema.qualified(table.name))::regclass AND attnum > 0 AND NOT attisdropped
+            """).map { try $0.decode(String.self) })
+    }
+
+    /// Renames the columns of `table` that still have their old names.
+    private func renameColumns(_ renames: [(old: String, new: String)], in table: SQLiteSchema.Table) throws {
+        let existing = try existingColumns(of: table)
+        for (old, new) in renames where existing.contains(old) {
+            try connection.execute("ALTER TABLE \(schema.qualified(table.name)) RENAME COLUMN \(quoted(old)) TO \(quoted(new))")
+        }
+    }
+
     private func addColumns(for property: PropertyDescription) throws {
         guard let entity = property.entity, let table = schema.layout.table(for: entity) else { return }
         let qualifiedTable = schema.qualified(table.name)
-        let existing = Set(try connection.query("""
-            SELECT attname::text FROM pg_attribute WHERE attrelid = \(qualifiedTable)::regclass AND attnum > 0 AND NOT attisdropped
-            """).map { try $0.decode(String.self) })
+        let existing = try existingColumns(of: table)
         for column in table.columns where column.property === property && !existing.contains(column.name) {
             var definition = "\(quoted(column.name)) \(PostgresSchema.columnType(of: column))"
             if let attribute = property as? AttributeDescription, !column.isEntityCode,

@@ -132,10 +132,7 @@ extension SQLiteStoreBackend {
         case .renameRelationship(let entityName, let from, let to):
             guard let entity = model[entityName], let relationship = entity.property(named: to) as? RelationshipDescription,
                   let table = schema.table(for: entity) else { return }
-            let existing = Set(try db.columns(in: table.name).map(\.name))
-            for (old, new) in SQLiteSchema.renamedColumns(of: relationship, from: from, in: schema) where existing.contains(old) {
-                try db.execute(sql: "ALTER TABLE \(quoted(table.name)) RENAME COLUMN \(quoted(old)) TO \(quoted(new))")
-            }
+            try renameColumns(SQLiteSchema.renamedColumns(of: relationship, from: from, in: schema), in: table.name, db)
         case .renameEntity(let from, let to):
             guard let entity = model[to] else { return }
             let parts = schema.renamedParts(of: entity, from: from)
@@ -153,10 +150,7 @@ extension SQLiteStoreBackend {
                                arguments: [table.new, table.old])
             }
             if let table = schema.table(for: entity) {
-                let existing = Set(try db.columns(in: table.name).map(\.name))
-                for (old, new) in parts.columns where existing.contains(old) {
-                    try db.execute(sql: "ALTER TABLE \(quoted(table.name)) RENAME COLUMN \(quoted(old)) TO \(quoted(new))")
-                }
+                try renameColumns(parts.columns, in: table.name, db)
             }
             // The rows keep their entity code, now under the new name; the generation triggers
             // and managed indexes follow the new names when the load synchronises them.
@@ -164,6 +158,14 @@ extension SQLiteStoreBackend {
         case .addUniquenessConstraint, .removeUniquenessConstraint:
             // syncUniqueIndexes, which runs after every migration, makes and drops the indexes.
             break
+        }
+    }
+
+    /// Renames the columns of `table` that still have their old names.
+    private func renameColumns(_ renames: [(old: String, new: String)], in table: String, _ db: Database) throws {
+        let existing = Set(try db.columns(in: table).map(\.name))
+        for (old, new) in renames where existing.contains(old) {
+            try db.execute(sql: "ALTER TABLE \(quoted(table)) RENAME COLUMN \(quoted(old)) TO \(quoted(new))")
         }
     }
 

@@ -10,7 +10,6 @@ extension PersistentStoreCoordinator {
             }
             return
         }
-        defer { manager.container = nil }
         let target = managedObjectModel.versionChecksum
         let probe = try Self.makeBackend(for: description)
         let recorded: String?
