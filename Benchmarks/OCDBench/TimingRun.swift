@@ -65,6 +65,12 @@ struct TimingRun {
                 }
             }
         }
+        if options.scenarios.contains(11) {
+            for rows in options.rowCounts.sorted() {
+                progress("\(rows) players: everyday object work, ours and GRDB's")
+                figures += try EverydayScenarios(rows: rows, runs: options.runs, directory: dataDirectory, scratch: temporary).run()
+            }
+        }
         if options.scenarios.contains(6) {
             let insertCount = min(100_000, options.rowCounts.max() ?? 100_000)
             progress("inserting \(insertCount) objects")

@@ -1723,7 +1723,7 @@ final class FuzzTally: @unchecked Sendable {
     /// to memory by design (Docs/PostgresStore.md, "Predicates") is counted, not a finding. The
     /// first 5,000 unless OCD_POSTGRES_FUZZ_CASES (or OCD_FUZZ_CASES) says otherwise: each case
     /// is a round trip to the server, and 5,000 took about 120 CPU seconds of CI's 30 minutes,
-    /// which runs 2,000 (the SQLite run keeps its 10,000).
+    /// which runs 2,000 (and 5,000 of the SQLite run's 10,000).
     @Test func predicatesAgreeBetweenPostgreSQLAndMemory() throws {
         var configuration = Configuration.fromEnvironment()
         configuration.store = .postgres

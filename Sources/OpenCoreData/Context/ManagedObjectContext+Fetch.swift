@@ -127,6 +127,12 @@ extension ManagedObjectContext {
     }
 
     private func cast<Element, T>(_ results: [Element], _ request: FetchRequest<T>) throws -> [T] {
+        // Objects of a request for a ManagedObject subclass: `checkResultType` found every
+        // fetched entity's class to be a `T`, so the array is one already, without a dynamic
+        // cast per element.
+        if Element.self == ManagedObject.self, T.self is ManagedObject.Type {
+            return unsafeBitCast(results, to: [T].self)
+        }
         guard let typed = results as? [T] else {
             throw ObjectGraphError(ObjectGraphError.resultTypeMismatch, "a FetchRequest<\(T.self)> cannot return \(Element.self) results; use the type that matches its resultType")
         }
@@ -176,19 +182,16 @@ extension ManagedObjectContext {
         let keys = try (request.propertiesToFetch ?? entity.slots.compactMap { property in
             (property as? AttributeDescription).flatMap { $0.isPersistent ? $0.name : nil }
         }).map { element in try DictionaryKey(element: element, entity: entity) }
-        var seen: [NSDictionary] = []
+        let names = KnownKeysDictionary.Keys(keys.map(\.name))
+        // Distinct results are told apart by their stored values, hashed, not by comparing
+        // each dictionary with every one kept so far.
+        var seen: Set<[PropertyValue]> = []
         var dictionaries: [NSDictionary] = []
+        dictionaries.reserveCapacity(result.rows.count)
         for row in result.rows {
-            var values: [String: Any] = [:]
-            for key in keys {
-                if let value = key.value(in: row, context: self) { values[key.name] = value }
-            }
-            let dictionary = values as NSDictionary
-            if request.returnsDistinctResults {
-                if seen.contains(dictionary) { continue }
-                seen.append(dictionary)
-            }
-            dictionaries.append(dictionary)
+            let stored = keys.map { $0.storedValue(in: row, context: self) }
+            if request.returnsDistinctResults, !seen.insert(stored).inserted { continue }
+            dictionaries.append(KnownKeysDictionary(keys: names, values: zip(keys, stored).map { key, value in key.boxed(value) }))
         }
         return dictionaries
     }

@@ -170,12 +170,27 @@ extension ManagedObjectContext {
         guard let description = object.entity.slots[slot] as? RelationshipDescription else { return }
         do {
             let ids = try parentRelatedObjectIDs(of: [object.objectID], through: description)[object.objectID] ?? []
-            relationship.load(ids.map { self.object(with: $0) })
+            let members = ids.map { self.object(with: $0) }
+            loadTogether(members)
+            relationship.load(members)
         } catch {
             Log.context.error("relationship \(description.qualifiedName) of \(object.objectID) could not be loaded: \(error)")
             relationship.load([])
         }
     }
+
+    /// Makes the faults among a relationship's members load together, a batch at a time, when
+    /// the first of a batch fires: reading every member of a to-many then costs one query per
+    /// batch instead of one per object (Core Data reads them with the relationship).
+    private func loadTogether(_ members: [ManagedObject]) {
+        let faults = members.filter { $0.state.isFault && $0.faultSource == nil }
+        guard faults.count > 1 else { return }
+        let loader = BatchFaultLoader(ids: faults.map(\.objectID), batchSize: Self.relationshipFaultBatchSize)
+        for (index, fault) in faults.enumerated() { fault.faultSource = .batch(loader, index: index) }
+    }
+
+    /// How many members of a to-many relationship load together.
+    static let relationshipFaultBatchSize = 100
 
     /// Values of objects as the parent store has them; missing objects are left out.
     func parentSnapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {

@@ -1,5 +1,33 @@
+import Foundation
+
 /// Typed access for `@Managed` properties.
 extension ManagedObject {
+    // `@Managed` reaches these through its generic subscript, from the app's module, so they
+    // run unspecialized, and each read asked the runtime for `Optional<Value>`'s metadata. The
+    // attribute types' own Swift types get specialized copies, which the generic entry
+    // dispatches to by comparing `Value`.
+    @_specialize(where Value == String)
+    @_specialize(where Value == String?)
+    @_specialize(where Value == Int16)
+    @_specialize(where Value == Int16?)
+    @_specialize(where Value == Int32)
+    @_specialize(where Value == Int32?)
+    @_specialize(where Value == Int64)
+    @_specialize(where Value == Int64?)
+    @_specialize(where Value == Int)
+    @_specialize(where Value == Int?)
+    @_specialize(where Value == Double)
+    @_specialize(where Value == Double?)
+    @_specialize(where Value == Float)
+    @_specialize(where Value == Float?)
+    @_specialize(where Value == Bool)
+    @_specialize(where Value == Bool?)
+    @_specialize(where Value == Date)
+    @_specialize(where Value == Date?)
+    @_specialize(where Value == Data)
+    @_specialize(where Value == Data?)
+    @_specialize(where Value == UUID)
+    @_specialize(where Value == UUID?)
     func managedValue<Value: ManagedPropertyValue>(_ type: Value.Type, storage: AnyKeyPath) -> Value {
         if state.isProbe { return KeyPathNames.probeRead(Value.self, storage: storage) }
         let property = managedProperty(for: storage)
@@ -20,6 +48,28 @@ extension ManagedObject {
         }
     }
 
+    @_specialize(where Value == String)
+    @_specialize(where Value == String?)
+    @_specialize(where Value == Int16)
+    @_specialize(where Value == Int16?)
+    @_specialize(where Value == Int32)
+    @_specialize(where Value == Int32?)
+    @_specialize(where Value == Int64)
+    @_specialize(where Value == Int64?)
+    @_specialize(where Value == Int)
+    @_specialize(where Value == Int?)
+    @_specialize(where Value == Double)
+    @_specialize(where Value == Double?)
+    @_specialize(where Value == Float)
+    @_specialize(where Value == Float?)
+    @_specialize(where Value == Bool)
+    @_specialize(where Value == Bool?)
+    @_specialize(where Value == Date)
+    @_specialize(where Value == Date?)
+    @_specialize(where Value == Data)
+    @_specialize(where Value == Data?)
+    @_specialize(where Value == UUID)
+    @_specialize(where Value == UUID?)
     func setManagedValue<Value: ManagedPropertyValue>(_ value: Value, storage: AnyKeyPath) {
         let property = managedProperty(for: storage)
         if !refusedAssignments.isEmpty { forgetRefusedAssignments(to: property.name) }

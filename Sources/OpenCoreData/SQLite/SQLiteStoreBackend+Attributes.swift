@@ -102,7 +102,7 @@ extension SQLiteStoreBackend {
 
     /// A column of the current row: integers and text straight from SQLite, other values through
     /// their stored forms.
-    private static func columnValue(_ statement: SQLiteStatement, _ column: Int32, type: AttributeType) -> PropertyValue {
+    static func columnValue(_ statement: SQLiteStatement, _ column: Int32, type: AttributeType) -> PropertyValue {
         switch (sqlite3_column_type(statement, column), type) {
         case (SQLITE_INTEGER, .integer16AttributeType), (SQLITE_INTEGER, .integer32AttributeType),
              (SQLITE_INTEGER, .integer64AttributeType):

@@ -3,8 +3,9 @@ import GRDB
 
 /// Reading rows: faults by key, relationship contents, fetches and counts.
 extension SQLiteStoreBackend {
-    /// SQLite allows at most 32766 parameters per statement; stay well below.
-    static let keysPerStatement = 500
+    /// SQLite allows at most 32766 parameters per statement; stay well below (a power of two:
+    /// see `keyLookup`).
+    static let keysPerStatement = 512
 
     func snapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
         let loaded = try loaded
@@ -19,18 +20,29 @@ extension SQLiteStoreBackend {
             guard let table = loaded.schema.table(for: group[0].entity) else { continue }
             let wanted = Set(group)
             for start in stride(from: 0, to: group.count, by: Self.keysPerStatement) {
-                let chunk = group[start..<min(start + Self.keysPerStatement, group.count)]
-                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                let sql = "SELECT \(selectList(table)) FROM \(quoted(table.name)) WHERE \"_pk\" IN (\(placeholders))"
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk.map(\.key)))
+                var keys = group[start..<min(start + Self.keysPerStatement, group.count)].map(\.key)
+                let (statement, width) = try keyLookup(in: table, keys: keys.count, db)
+                // The list is padded with its last key to the statement's width: IN selects no more.
+                while keys.count < width { keys.append(keys[keys.count - 1]) }
+                let rows = try Row.fetchCursor(statement, arguments: StatementArguments(keys))
                 while let row = try rows.next() {
-                    if let snapshot = try decode(row, loaded: loaded), wanted.contains(snapshot.objectID) {
+                    if let snapshot = try decode(row, of: statement, loaded: loaded), wanted.contains(snapshot.objectID) {
                         result.append(snapshot)
                     }
                 }
             }
         }
         return result
+    }
+
+    /// `SELECT … WHERE "_pk" IN (?, …)` of a table for at least `count` keys, with a power of
+    /// two of placeholders: prepared once per table and width on each connection, where a
+    /// statement per count would be compiled for each batch of faults and each object by ID.
+    private func keyLookup(in table: SQLiteSchema.Table, keys count: Int, _ db: Database) throws -> (Statement, width: Int) {
+        let width = count <= 1 ? 1 : 1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)
+        let placeholders = Array(repeating: "?", count: width).joined(separator: ",")
+        let sql = "SELECT \(selectList(table)) FROM \(quoted(table.name)) WHERE \"_pk\" IN (\(placeholders))"
+        return (try db.cachedStatement(sql: sql), width)
     }
 
     func relatedObjectIDs(of ids: [ManagedObjectID], through relationship: RelationshipDescription) throws -> [ManagedObjectID: [ManagedObjectID]] {
@@ -102,7 +114,7 @@ extension SQLiteStoreBackend {
                 if identifiersOnly {
                     guard let entity = try singleEntity ?? loaded.entityByCode[try row.decode(atIndex: 1)] else { continue }
                     ids.append(ManagedObjectID(entity: entity, storeIdentifier: loaded.identifier, primaryKey: try row.decode(atIndex: 0)))
-                } else if let snapshot = try decode(row, loaded: loaded) {
+                } else if let snapshot = try decode(row, of: select.statement, loaded: loaded) {
                     rows.append(snapshot)
                 }
             }
@@ -207,31 +219,28 @@ extension SQLiteStoreBackend {
     ///   by another program); ``storeError(_:url:doing:)`` reports it as a damaged store. A
     ///   ``PersistentStoreError`` when a value kept in a file cannot be read.
     func decode(_ row: Row, loaded: Loaded) throws -> RowSnapshot? {
-        let code: Int64 = try row.decode(atIndex: 1)
-        guard let entity = loaded.entityByCode[code],
-              let columns = loaded.schema.columnIndexBySlot[ObjectIdentifier(entity)],
-              let codeColumns = loaded.schema.entityCodeColumnBySlot[ObjectIdentifier(entity)] else { return nil }
-        let id = ManagedObjectID(entity: entity, storeIdentifier: loaded.identifier, primaryKey: try row.decode(atIndex: 0))
+        guard let plan = loaded.decodePlans[try row.decode(atIndex: 1)] else { return nil }
+        let id = ManagedObjectID(entity: plan.entity, storeIdentifier: loaded.identifier, primaryKey: try row.decode(atIndex: 0))
         var values: [PropertyValue] = []
-        values.reserveCapacity(entity.slots.count)
-        for property in entity.slots {
-            guard let column = columns[property.slot] else {
+        values.reserveCapacity(plan.steps.count)
+        for step in plan.steps {
+            switch step {
+            case .none:
                 values.append(.null)
-                continue
-            }
-            let stored: DatabaseValue = row[3 + column]
-            if let attribute = property as? AttributeDescription {
-                if case .string(let text) = stored.storage, attribute.attributeType == .binaryDataAttributeType,
-                   SQLiteExternalData.isFileName(text) {
+            case .attribute(let column, let type, let attribute, let mayBeInFile):
+                let stored: DatabaseValue = row[column]
+                if mayBeInFile, case .string(let text) = stored.storage, SQLiteExternalData.isFileName(text) {
                     values.append(try externalValue(text, of: attribute))
-                    continue
+                } else {
+                    values.append(SQLiteValueCoding.propertyValue(stored, type: type))
                 }
-                values.append(SQLiteValueCoding.propertyValue(stored, type: attribute.attributeType))
-            } else if case .int64(let key) = stored.storage, let codeColumn = codeColumns[property.slot],
-                      let destination = loaded.entityByCode[try row.decode(atIndex: 3 + codeColumn)] {
-                values.append(.object(ManagedObjectID(entity: destination, storeIdentifier: loaded.identifier, primaryKey: key)))
-            } else {
-                values.append(.null)
+            case .toOne(let column, let codeColumn):
+                let stored: DatabaseValue = row[column]
+                if case .int64(let key) = stored.storage, let destination = loaded.entityByCode[try row.decode(atIndex: codeColumn)] {
+                    values.append(.object(ManagedObjectID(entity: destination, storeIdentifier: loaded.identifier, primaryKey: key)))
+                } else {
+                    values.append(.null)
+                }
             }
         }
         return RowSnapshot(objectID: id, values: values, version: try row.decode(atIndex: 2))

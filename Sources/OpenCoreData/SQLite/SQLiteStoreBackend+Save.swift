@@ -19,10 +19,10 @@ extension SQLiteStoreBackend {
 
     func allocate(_ db: Database, root: EntityDescription, count: Int) throws -> [Int64] {
         let table = quoted(SQLiteSchema.primaryKeysTable)
-        try db.execute(sql: "UPDATE \(table) SET \"max_key\" = \"max_key\" + ? WHERE \"entity\" = ?",
-                       arguments: [count, root.entityName])
-        let last = try Int64.fetchOne(db, sql: "SELECT \"max_key\" FROM \(table) WHERE \"entity\" = ?",
-                                      arguments: [root.entityName]) ?? Int64(count)
+        // One statement, prepared once per connection: every save of new objects runs it.
+        let last = try Int64.fetchOne(db.cachedStatement(sql: """
+            UPDATE \(table) SET "max_key" = "max_key" + ? WHERE "entity" = ? RETURNING "max_key"
+            """), arguments: [count, root.entityName]) ?? Int64(count)
         return ((last - Int64(count) + 1)...last).map { $0 }
     }
 

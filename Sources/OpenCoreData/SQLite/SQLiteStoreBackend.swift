@@ -29,6 +29,8 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
         /// Each entity's binary attributes with a column, for entities that have some: the
         /// values that may be kept in files (see SQLiteStoreBackend+ExternalData).
         let binaryAttributes: [ObjectIdentifier: [AttributeDescription]]
+        /// How each entity's rows decode, by entity code.
+        let decodePlans: [Int64: SQLiteRowDecodePlan]
 
         init(identifier: String, schema: SQLiteSchema, codes: [String: Int64], model: ManagedObjectModel) {
             self.identifier = identifier
@@ -43,6 +45,7 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
             }
             self.codeByEntity = codeByEntity
             self.entityByCode = entityByCode
+            decodePlans = entityByCode.mapValues { SQLiteRowDecodePlan(entity: $0, schema: schema) }
             binaryAttributes = model.entities.reduce(into: [:]) { result, entity in
                 let attributes = SQLiteStoreBackend.binaryAttributes(of: entity)
                 if !attributes.isEmpty { result[ObjectIdentifier(entity)] = attributes }
