@@ -15,6 +15,14 @@ struct EntityReflector {
 
     mutating func entity(for objectClass: ManagedObject.Type) throws(ModelError) -> EntityDescription {
         if let known = entitiesByClass[ObjectIdentifier(objectClass)] { return known }
+        // The prototypes' wrappers record their declarations only inside this (see
+        // ManagedDeclarationRecorder); relationships reflect their destinations within it.
+        return try ManagedDeclarationRecorder.reflecting { () throws(ModelError) -> EntityDescription in
+            try reflect(objectClass)
+        }
+    }
+
+    private mutating func reflect(_ objectClass: ManagedObject.Type) throws(ModelError) -> EntityDescription {
         let entity = EntityDescription(name: objectClass.entityName)
         entity.managedObjectClass = objectClass
         entity.indexes = objectClass.fetchIndexes

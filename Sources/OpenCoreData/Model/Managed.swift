@@ -41,13 +41,13 @@
 @propertyWrapper
 public struct Managed<Value: ManagedPropertyValue> {
     /// The declaration, read by the model's reflection. Not API.
-    public let _declaration: _ManagedDeclaration
-    let defaultValue: Value?
+    /// The index of the declaration's record while a model reflects this object's class (see
+    /// ``ManagedDeclarationRecorder``); 0 in every other object.
+    let declarationIndex: Int32
 
     /// Declares a property with no default value.
     public init() {
-        _declaration = _ManagedDeclaration()
-        defaultValue = nil
+        declarationIndex = ManagedDeclarationRecorder.record(_ManagedDeclaration()) { nil }
     }
 
     /// Declares an attribute with a default value.
@@ -59,8 +59,7 @@ public struct Managed<Value: ManagedPropertyValue> {
     ///   - unique: Whether no two objects of the entity may hold the same value: a uniqueness
     ///     constraint on this attribute alone (see ``EntityDescription/uniquenessConstraints``).
     public init(wrappedValue: Value, indexed: Bool = false, transient: Bool = false, unique: Bool = false) {
-        _declaration = _ManagedDeclaration(isIndexed: indexed, isTransient: transient, isUnique: unique)
-        defaultValue = wrappedValue
+        declarationIndex = ManagedDeclarationRecorder.record(_ManagedDeclaration(isIndexed: indexed, isTransient: transient, isUnique: unique)) { wrappedValue._toManaged }
     }
 
     /// Declares an attribute without a default value.
@@ -75,8 +74,7 @@ public struct Managed<Value: ManagedPropertyValue> {
     ///   - unique: Whether no two objects of the entity may hold the same value: a uniqueness
     ///     constraint on this attribute alone (see ``EntityDescription/uniquenessConstraints``).
     public init(indexed: Bool = false, transient: Bool = false, unique: Bool = false) {
-        _declaration = _ManagedDeclaration(isIndexed: indexed, isTransient: transient, isUnique: unique)
-        defaultValue = nil
+        declarationIndex = ManagedDeclarationRecorder.record(_ManagedDeclaration(isIndexed: indexed, isTransient: transient, isUnique: unique)) { nil }
     }
 
     /// Declares a to-one relationship.
@@ -91,9 +89,8 @@ public struct Managed<Value: ManagedPropertyValue> {
         inverse: StaticString? = nil, deleteRule: DeleteRule = .nullifyDeleteRule, isOptional: Bool = true,
         unique: Bool = false
     ) where Value == Destination? {
-        _declaration = _ManagedDeclaration(isUnique: unique, inverse: inverse, deleteRule: deleteRule,
-                                           isOptional: isOptional)
-        defaultValue = nil
+        declarationIndex = ManagedDeclarationRecorder.record(_ManagedDeclaration(isUnique: unique, inverse: inverse, deleteRule: deleteRule,
+                                           isOptional: isOptional)) { nil }
     }
 
     /// Declares a to-many relationship.
@@ -107,9 +104,8 @@ public struct Managed<Value: ManagedPropertyValue> {
         inverse: StaticString? = nil, deleteRule: DeleteRule = .nullifyDeleteRule,
         minCount: Int = 0, maxCount: Int = 0
     ) where Value == Set<Destination> {
-        _declaration = _ManagedDeclaration(inverse: inverse, deleteRule: deleteRule,
-                                           minCount: Int32(clamping: minCount), maxCount: Int32(clamping: maxCount))
-        defaultValue = nil
+        declarationIndex = ManagedDeclarationRecorder.record(_ManagedDeclaration(inverse: inverse, deleteRule: deleteRule,
+                                           minCount: Int32(clamping: minCount), maxCount: Int32(clamping: maxCount))) { nil }
     }
 
     /// Declares an ordered to-many relationship (Core Data's `NSOrderedSet`): the array's order
@@ -128,9 +124,8 @@ public struct Managed<Value: ManagedPropertyValue> {
         inverse: StaticString? = nil, deleteRule: DeleteRule = .nullifyDeleteRule,
         minCount: Int = 0, maxCount: Int = 0
     ) where Value == [Destination] {
-        _declaration = _ManagedDeclaration(inverse: inverse, deleteRule: deleteRule,
-                                           minCount: Int32(clamping: minCount), maxCount: Int32(clamping: maxCount))
-        defaultValue = nil
+        declarationIndex = ManagedDeclarationRecorder.record(_ManagedDeclaration(inverse: inverse, deleteRule: deleteRule,
+                                           minCount: Int32(clamping: minCount), maxCount: Int32(clamping: maxCount))) { nil }
     }
 
     @available(*, unavailable, message: "@Managed is only available on properties of ManagedObject subclasses")
@@ -182,7 +177,7 @@ protocol AnyManagedDeclaration {
 }
 
 extension Managed: AnyManagedDeclaration {
-    var declaration: _ManagedDeclaration { _declaration }
+    var declaration: _ManagedDeclaration { ManagedDeclarationRecorder.record(at: declarationIndex)?.declaration ?? _ManagedDeclaration() }
     var kind: _ManagedPropertyKind { Value._managedKind }
-    var defaultStoredValue: Any? { defaultValue.flatMap(\._toManaged) }
+    var defaultStoredValue: Any? { ManagedDeclarationRecorder.record(at: declarationIndex)?.defaultStoredValue }
 }

@@ -74,12 +74,12 @@ import Testing
         }
         // Another context deletes one member after the relationship loaded, before any fired.
         let writer = stack.newContext()
-        let deletedID = try reader.performAndWait { players[0].objectID }
+        let deletedID = reader.performAndWait { players[0].objectID }
         try writer.performAndWait {
             writer.delete(writer.object(with: deletedID))
             try writer.save()
         }
-        try reader.performAndWait {
+        reader.performAndWait {
             let names = players.map(\.name)
             #expect(names.filter(\.isEmpty).count == 1)
             #expect(Set(names.filter { !$0.isEmpty }).count == 9)
