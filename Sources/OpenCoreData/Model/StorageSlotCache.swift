@@ -17,8 +17,9 @@ final class StorageSlotCache: Sendable {
     }
 
     private let published = Atomic<Unmanaged<Entries>?>(nil)
-    /// Serializes additions (a pthread lock, which the thread sanitizer sees).
-    private let additions = Locked<Void>(())
+    /// The list, for additions, under a pthread lock (which the thread sanitizer sees; a lock
+    /// around nothing, `Locked<Void>`, shares its address with the lock and was reported).
+    private let additions = Locked<[(keyPath: ObjectIdentifier, slot: Int)]>([])
 
     func slot(for keyPath: ObjectIdentifier) -> Int? {
         guard let entries = published.load(ordering: .acquiring) else { return nil }
@@ -29,10 +30,10 @@ final class StorageSlotCache: Sendable {
     }
 
     func remember(_ slot: Int, for keyPath: ObjectIdentifier) {
-        additions.withLock { _ in
-            let list = published.load(ordering: .acquiring)?.takeUnretainedValue().list ?? []
+        additions.withLock { list in
             guard !list.contains(where: { $0.keyPath == keyPath }) else { return }
-            published.store(Unmanaged.passRetained(Entries(list + [(keyPath, slot)])), ordering: .releasing)
+            list.append((keyPath, slot))
+            published.store(Unmanaged.passRetained(Entries(list)), ordering: .releasing)
         }
     }
 }
