@@ -68,15 +68,18 @@ extension SQLiteHistoryRecorder {
     }
 
     /// Writes the transaction's row and returns the writer of its changes.
+    // Built once: every save runs it.
+    private static let insertTransactionSQL = """
+        INSERT INTO \(quoted(SQLiteHistorySchema.transactionTable)) VALUES (?, ?, ?, ?, ?, ?, coalesce(
+            (SELECT "_pk" + "count" FROM \(quoted(SQLiteHistorySchema.changeTable)) ORDER BY "_pk" DESC LIMIT 1),
+            (SELECT CAST("value" AS INTEGER) FROM \(quoted(SQLiteSchema.metadataTable)) WHERE "key" = ?), 1))
+        RETURNING "first_change"
+        """
+
     fileprivate func begin(number: Int64, info: HistoryTransactionInfo, timestamp: Date) throws -> ChangeWriter {
         // The transaction's first change ID follows the last change recorded (or the one the
         // metadata keeps once every change was deleted): found by the insert itself.
-        let insertTransaction = try db.cachedStatement(sql: """
-            INSERT INTO \(quoted(SQLiteHistorySchema.transactionTable)) VALUES (?, ?, ?, ?, ?, ?, coalesce(
-                (SELECT "_pk" + "count" FROM \(quoted(SQLiteHistorySchema.changeTable)) ORDER BY "_pk" DESC LIMIT 1),
-                (SELECT CAST("value" AS INTEGER) FROM \(quoted(SQLiteSchema.metadataTable)) WHERE "key" = ?), 1))
-            RETURNING "first_change"
-            """)
+        let insertTransaction = try db.cachedStatement(sql: Self.insertTransactionSQL)
         let arguments: StatementArguments = [number, timestamp.timeIntervalSinceReferenceDate, info.author, info.contextName,
                                              HistoryProcess.bundleID, HistoryProcess.processID, SQLiteHistorySchema.nextChangeKey]
         guard let firstChange = try Int64.fetchOne(insertTransaction, arguments: arguments) else {
@@ -92,10 +95,14 @@ private struct ChangeWriter {
     private let transaction: Int64
     private var next: Int64
 
+    // Built once: every save runs it.
+    private static let insertSQL = "INSERT INTO \(quoted(SQLiteHistorySchema.changeTable)) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    private static let unbound = StatementArguments(Array(repeating: DatabaseValue.null, count: 7))
+
     init(_ db: Database, transaction: Int64, firstChange: Int64) throws {
-        statement = try db.cachedStatement(sql: "INSERT INTO \(quoted(SQLiteHistorySchema.changeTable)) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        statement = try db.cachedStatement(sql: Self.insertSQL)
         // Every parameter is bound before each execution (see SQLiteRowInserter).
-        statement.setUncheckedArguments(StatementArguments(Array(repeating: DatabaseValue.null, count: 7)))
+        statement.setUncheckedArguments(Self.unbound)
         self.transaction = transaction
         next = firstChange
     }

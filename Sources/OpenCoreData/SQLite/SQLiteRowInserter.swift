@@ -7,32 +7,53 @@ import GRDBSQLite
 /// the row.
 struct SQLiteRowInserter {
     /// Where each column's value comes from, in the INSERT's column order.
-    private enum Source {
+    fileprivate enum Source {
         case primaryKey
         case constant(DatabaseValue)
         /// The `index`th column (0 or 1, see `columnValue`) storing the property at `slot`.
         case property(PropertyDescription, slot: Int, column: Int)
     }
 
+    /// An entity's INSERT and where its values come from: made once when the store loads (see
+    /// ``SQLiteStatementTexts``).
+    struct Plan: Sendable {
+        let sql: String
+        fileprivate let sources: [Source]
+        /// NULL for every parameter (see `init(plan:_:loaded:)`).
+        let unbound: StatementArguments
+
+        init(entity: EntityDescription, table: SQLiteSchema.Table, schema: SQLiteSchema, code: Int64) {
+            var names = ["_pk", "_entity", "_version"]
+            var sources: [Source] = [.primaryKey, .constant(code.databaseValue), .constant(1.databaseValue)]
+            for property in entity.slots where property.isPersistent {
+                let columns = schema.columnNames(of: property)
+                names += columns
+                sources += columns.indices.map { .property(property, slot: property.slot, column: $0) }
+            }
+            let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+            sql = "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) VALUES (\(placeholders))"
+            self.sources = sources
+            unbound = StatementArguments(Array(repeating: DatabaseValue.null, count: names.count))
+        }
+    }
+
     private let statement: Statement
     private let sources: [Source]
     private let loaded: SQLiteStoreBackend.Loaded
 
+    /// The inserter of `entity`'s rows, with the plan the store made when it loaded.
     init(entity: EntityDescription, table: SQLiteSchema.Table, _ db: Database, loaded: SQLiteStoreBackend.Loaded) throws {
-        var names = ["_pk", "_entity", "_version"]
-        var sources: [Source] = [.primaryKey, .constant(loaded.code(of: entity).databaseValue), .constant(1.databaseValue)]
-        for property in entity.slots where property.isPersistent {
-            let columns = loaded.schema.columnNames(of: property)
-            names += columns
-            sources += columns.indices.map { .property(property, slot: property.slot, column: $0) }
-        }
-        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        statement = try db.cachedStatement(
-            sql: "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) VALUES (\(placeholders))")
+        let plan = loaded.texts.inserts[ObjectIdentifier(entity)]
+            ?? Plan(entity: entity, table: table, schema: loaded.schema, code: loaded.code(of: entity))
+        try self.init(plan: plan, db, loaded: loaded)
+    }
+
+    init(plan: Plan, _ db: Database, loaded: SQLiteStoreBackend.Loaded) throws {
+        statement = try db.cachedStatement(sql: plan.sql)
         // Marks the arguments as set, so that `execute()` runs what `insert` binds without
         // checking them again; every column is bound before each row is written.
-        statement.setUncheckedArguments(StatementArguments(Array(repeating: DatabaseValue.null, count: names.count)))
-        self.sources = sources
+        statement.setUncheckedArguments(plan.unbound)
+        sources = plan.sources
         self.loaded = loaded
     }
 

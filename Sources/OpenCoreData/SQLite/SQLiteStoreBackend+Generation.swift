@@ -35,27 +35,36 @@ extension SQLiteStoreBackend {
 
     /// The generation as `db` sees it: inside a transaction, the one the transaction reads.
     static func generation(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT CAST(\"value\" AS INTEGER) FROM \(quoted(SQLiteSchema.metadataTable)) WHERE \"key\" = ?",
-                           arguments: [generationKey]) ?? 0
+        // Prepared once per connection: the change feed reads it after every commit.
+        try Int64.fetchOne(db.cachedStatement(sql: readGenerationSQL)) ?? 0
     }
+
+    private static let readGenerationSQL = """
+        SELECT CAST("value" AS INTEGER) FROM \(quoted(SQLiteSchema.metadataTable)) WHERE "key" = '\(generationKey)'
+        """
 
     /// Called inside a save's transaction before its writes: the triggers stand aside until
     /// ``finishCountedWrites(_:)``.
     func beginCountedWrites(_ db: Database) throws {
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(quoted(SQLiteSchema.savingTable)) VALUES (1)").execute()
+        try db.cachedStatement(sql: Self.markSavingSQL).execute()
     }
+
+    // The statements every save runs, built once.
+    private static let markSavingSQL = "INSERT OR IGNORE INTO \(quoted(SQLiteSchema.savingTable)) VALUES (1)"
+    private static let advanceGenerationSQL = """
+        INSERT INTO \(quoted(SQLiteSchema.metadataTable)) ("key", "value") VALUES ('\(generationKey)', '1')
+        ON CONFLICT ("key") DO UPDATE SET "value" = CAST("value" AS INTEGER) + 1
+        RETURNING CAST("value" AS INTEGER)
+        """
+    private static let unmarkSavingSQL = "DELETE FROM \(quoted(SQLiteSchema.savingTable))"
 
     /// Called inside a save's transaction after its writes: the generation advances by one (the
     /// triggers left it alone meanwhile), and the triggers count again. The new generation numbers
     /// the save's transaction in the persistent history.
     func finishCountedWrites(_ db: Database) throws -> CommitGenerations {
         // The value column is TEXT, as every metadata value; the arithmetic reads it as a number.
-        let after = try Int64.fetchOne(db.cachedStatement(sql: """
-            INSERT INTO \(quoted(SQLiteSchema.metadataTable)) ("key", "value") VALUES (?, '1')
-            ON CONFLICT ("key") DO UPDATE SET "value" = CAST("value" AS INTEGER) + 1
-            RETURNING CAST("value" AS INTEGER)
-            """), arguments: [Self.generationKey]) ?? 1
-        try db.cachedStatement(sql: "DELETE FROM \(quoted(SQLiteSchema.savingTable))").execute()
+        let after = try Int64.fetchOne(db.cachedStatement(sql: Self.advanceGenerationSQL)) ?? 1
+        try db.cachedStatement(sql: Self.unmarkSavingSQL).execute()
         return CommitGenerations(before: after - 1, after: after)
     }
 

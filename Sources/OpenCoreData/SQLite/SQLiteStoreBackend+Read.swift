@@ -4,8 +4,8 @@ import GRDB
 /// Reading rows: faults by key, relationship contents, fetches and counts.
 extension SQLiteStoreBackend {
     /// SQLite allows at most 32766 parameters per statement; stay well below (a power of two:
-    /// see `keyLookup`).
-    static let keysPerStatement = 512
+    /// see ``SQLiteStatementTexts/keyLookup(in:count:)``).
+    static let keysPerStatement = SQLiteStatementTexts.maximumKeys
 
     func snapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
         let loaded = try loaded
@@ -13,18 +13,20 @@ extension SQLiteStoreBackend {
     }
 
     /// The rows of these objects as `db` sees them, one `SELECT … IN` per table and chunk of
-    /// keys; rows that no longer exist are left out. Saves use it inside their transaction.
+    /// keys (see ``SQLiteStatementTexts/keyLookup(in:count:)``); rows that no longer exist are
+    /// left out. Saves use it inside their transaction.
     func snapshots(for ids: [ManagedObjectID], _ db: Database, loaded: Loaded) throws -> [RowSnapshot] {
         var result: [RowSnapshot] = []
         for group in Dictionary(grouping: ids, by: { ObjectIdentifier($0.entity.rootEntity) }).values {
             guard let table = loaded.schema.table(for: group[0].entity) else { continue }
             let wanted = Set(group)
-            for start in stride(from: 0, to: group.count, by: Self.keysPerStatement) {
-                var keys = group[start..<min(start + Self.keysPerStatement, group.count)].map(\.key)
-                let (statement, width) = try keyLookup(in: table, keys: keys.count, db)
-                // The list is padded with its last key to the statement's width: IN selects no more.
-                while keys.count < width { keys.append(keys[keys.count - 1]) }
-                let rows = try Row.fetchCursor(statement, arguments: StatementArguments(keys))
+            let keys = group.map { $0.key }
+            for start in stride(from: 0, to: keys.count, by: Self.keysPerStatement) {
+                let chunk = keys[start..<min(start + Self.keysPerStatement, keys.count)]
+                let lookup = loaded.texts.keyLookup(in: table, count: chunk.count)
+                let statement = try db.cachedStatement(sql: lookup.sql)
+                try lookup.bind(chunk, to: statement)
+                let rows = try Row.fetchCursor(statement)
                 while let row = try rows.next() {
                     if let snapshot = try decode(row, of: statement, loaded: loaded), wanted.contains(snapshot.objectID) {
                         result.append(snapshot)
@@ -33,16 +35,6 @@ extension SQLiteStoreBackend {
             }
         }
         return result
-    }
-
-    /// `SELECT … WHERE "_pk" IN (?, …)` of a table for at least `count` keys, with a power of
-    /// two of placeholders: prepared once per table and width on each connection, where a
-    /// statement per count would be compiled for each batch of faults and each object by ID.
-    private func keyLookup(in table: SQLiteSchema.Table, keys count: Int, _ db: Database) throws -> (Statement, width: Int) {
-        let width = count <= 1 ? 1 : 1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)
-        let placeholders = Array(repeating: "?", count: width).joined(separator: ",")
-        let sql = "SELECT \(selectList(table)) FROM \(quoted(table.name)) WHERE \"_pk\" IN (\(placeholders))"
-        return (try db.cachedStatement(sql: sql), width)
     }
 
     func relatedObjectIDs(of ids: [ManagedObjectID], through relationship: RelationshipDescription) throws -> [ManagedObjectID: [ManagedObjectID]] {

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// Writing: primary keys and saves, each in one immediate transaction.
 extension SQLiteStoreBackend {
@@ -18,13 +19,14 @@ extension SQLiteStoreBackend {
     }
 
     func allocate(_ db: Database, root: EntityDescription, count: Int) throws -> [Int64] {
-        let table = quoted(SQLiteSchema.primaryKeysTable)
         // One statement, prepared once per connection: every save of new objects runs it.
-        let last = try Int64.fetchOne(db.cachedStatement(sql: """
-            UPDATE \(table) SET "max_key" = "max_key" + ? WHERE "entity" = ? RETURNING "max_key"
-            """), arguments: [count, root.entityName]) ?? Int64(count)
+        let last = try Int64.fetchOne(db.cachedStatement(sql: Self.reserveKeysSQL), arguments: [count, root.entityName]) ?? Int64(count)
         return ((last - Int64(count) + 1)...last).map { $0 }
     }
+
+    private static let reserveKeysSQL = """
+        UPDATE \(quoted(SQLiteSchema.primaryKeysTable)) SET "max_key" = "max_key" + ? WHERE "entity" = ? RETURNING "max_key"
+        """
 
     func save(_ request: SaveRequest) throws -> SaveOutcome {
         try withExternalDataChanges { externalFiles in
@@ -135,36 +137,47 @@ extension SQLiteStoreBackend {
     }
 
     /// Writes the changed columns if the row still has the version the change is based on.
-    /// `statements` keeps each shape's prepared UPDATE for the rest of the save.
+    /// `statements` keeps each shape's prepared UPDATE for the rest of the save; its text is
+    /// built once per shape (see ``SQLiteStatementTexts/update(_:parameters:make:)``).
     private func update(_ update: RowUpdate, _ db: Database, loaded: Loaded, statements: inout [UpdateShape: Statement]) throws -> Bool {
         let id = update.snapshot.objectID
         guard let table = loaded.schema.table(for: id.entity) else { return true }
-        var assignments: [String] = []
-        // Existential arguments: GRDB's generic initializer goes through a key path per value.
-        var arguments: [(any DatabaseValueConvertible)?] = []
-        for slot in update.changedSlots {
-            let (names, values) = columns(for: id.entity.slots[slot], value: update.snapshot.value(at: slot), loaded: loaded)
-            assignments += names.map { "\(quoted($0)) = ?" }
-            arguments += values.map { $0 }
-        }
+        let properties = update.changedSlots.map { id.entity.slots[$0] }
+        let columnCount = properties.reduce(0) { $0 + loaded.schema.columnCount(of: $1) }
         let shape = UpdateShape(entity: ObjectIdentifier(id.entity), slots: update.changedSlots)
+        let text = loaded.texts.update(shape, parameters: columnCount + 2) {
+            let assignments = properties.flatMap { loaded.schema.columnNames(of: $0) }.map { "\(quoted($0)) = ?" }
+                + ["\"_version\" = \"_version\" + 1"]
+            return "UPDATE \(quoted(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ? AND \"_version\" = ?"
+        }
         let statement: Statement
         if let prepared = statements[shape] {
             statement = prepared
         } else {
-            assignments.append("\"_version\" = \"_version\" + 1")
-            statement = try db.cachedStatement(sql: "UPDATE \(quoted(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \"_pk\" = ? AND \"_version\" = ?")
+            statement = try db.cachedStatement(sql: text.sql)
             statements[shape] = statement
         }
-        arguments += [id.key, update.expectedVersion]
-        try statement.execute(arguments: StatementArguments(arguments))
+        // Bound one by one: GRDB's arguments from an array of values cost more than the UPDATE.
+        statement.setUncheckedArguments(text.unbound)
+        let sqliteStatement = statement.sqliteStatement
+        var parameter: Int32 = 1
+        func bind(_ value: DatabaseValue) throws {
+            let code = value.bind(to: sqliteStatement, at: parameter)
+            guard code == SQLITE_OK else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot bind parameter \(parameter)", sql: statement.sql)
+            }
+            parameter += 1
+        }
+        for (slot, property) in zip(update.changedSlots, properties) {
+            let value = update.snapshot.value(at: slot)
+            for column in 0..<loaded.schema.columnCount(of: property) {
+                try bind(loaded.columnValue(column, of: property, storing: value))
+            }
+        }
+        try bind(id.key.databaseValue)
+        try bind(update.expectedVersion.databaseValue)
+        try statement.execute()
         return db.changesCount > 0
-    }
-
-    /// The columns and values storing one property (see ``SQLiteSchema/columnNames(of:)``).
-    private func columns(for property: PropertyDescription, value: PropertyValue, loaded: Loaded) -> ([String], [DatabaseValue]) {
-        let names = loaded.schema.columnNames(of: property)
-        return (names, names.indices.map { loaded.columnValue($0, of: property, storing: value) })
     }
 
     private func writeLink(_ change: JoinChange, _ db: Database, loaded: Loaded) throws {

@@ -31,6 +31,8 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
         let binaryAttributes: [ObjectIdentifier: [AttributeDescription]]
         /// How each entity's rows decode, by entity code.
         let decodePlans: [Int64: SQLiteRowDecodePlan]
+        /// The statements saves and key lookups run, built once.
+        let texts: SQLiteStatementTexts
 
         init(identifier: String, schema: SQLiteSchema, codes: [String: Int64], model: ManagedObjectModel) {
             self.identifier = identifier
@@ -46,6 +48,7 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
             self.codeByEntity = codeByEntity
             self.entityByCode = entityByCode
             decodePlans = entityByCode.mapValues { SQLiteRowDecodePlan(entity: $0, schema: schema) }
+            texts = SQLiteStatementTexts(schema: schema, codeByEntity: codeByEntity, entities: model.entities)
             binaryAttributes = model.entities.reduce(into: [:]) { result, entity in
                 let attributes = SQLiteStoreBackend.binaryAttributes(of: entity)
                 if !attributes.isEmpty { result[ObjectIdentifier(entity)] = attributes }
