@@ -45,7 +45,7 @@ extension PostgresStoreBackend {
             return .declined
         }
         let ids = rows.compactMap { row in
-            loaded.entityByCode[row.code].map { ManagedObjectID(entity: $0, storeIdentifier: loaded.identifier, primaryKey: row.key) }
+            loaded.entityByCode[row.code].map { ManagedObjectID(entity: $0, store: loaded.tag, primaryKey: row.key) }
         }
         return .committed(ids: ids, priorValues: rows.map(\.prior), outcome: outcome)
     }

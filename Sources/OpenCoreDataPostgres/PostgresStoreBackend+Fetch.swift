@@ -24,7 +24,7 @@ extension PostgresStoreBackend {
             if select.identifiersOnly {
                 let code = try cells[1].decode(Int64.self)
                 guard let entity = singleEntity ?? loaded.entityByCode[code] else { continue }
-                id = ManagedObjectID(entity: entity, storeIdentifier: loaded.identifier, primaryKey: try cells[0].decode(Int64.self))
+                id = ManagedObjectID(entity: entity, store: loaded.tag, primaryKey: try cells[0].decode(Int64.self))
                 snapshot = nil
             } else {
                 guard let decoded = try decode(row, loaded: loaded) else { continue }

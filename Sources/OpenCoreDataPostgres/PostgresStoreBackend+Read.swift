@@ -64,7 +64,7 @@ extension PostgresStoreBackend {
         for row in rows {
             let (ownerKey, key, code) = try row.decode((Int64, Int64, Int64).self)
             guard let owner = owners[ownerKey], let entity = loaded.entityByCode[code] else { continue }
-            result[owner, default: []].append(ManagedObjectID(entity: entity, storeIdentifier: loaded.identifier, primaryKey: key))
+            result[owner, default: []].append(ManagedObjectID(entity: entity, store: loaded.tag, primaryKey: key))
         }
         if relationship.isOrdered, let entity = relationship.entity, let table = schema.layout.table(for: entity) {
             // The order column of each owner's row (see `StoredRelationshipOrder`).
@@ -102,7 +102,7 @@ extension PostgresStoreBackend {
         guard let entity = loaded.entityByCode[code],
               let columns = loaded.schema.layout.columnIndexBySlot[ObjectIdentifier(entity)],
               let codeColumns = loaded.schema.layout.entityCodeColumnBySlot[ObjectIdentifier(entity)] else { return nil }
-        let id = ManagedObjectID(entity: entity, storeIdentifier: loaded.identifier, primaryKey: try cells[0].decode(Int64.self))
+        let id = ManagedObjectID(entity: entity, store: loaded.tag, primaryKey: try cells[0].decode(Int64.self))
         var values: [PropertyValue] = []
         values.reserveCapacity(entity.slots.count)
         for property in entity.slots {
@@ -115,7 +115,7 @@ extension PostgresStoreBackend {
                 values.append(try PostgresValueCoding.propertyValue(cell, type: attribute.attributeType))
             } else if let key = try cell.decode(Int64?.self), let codeColumn = codeColumns[property.slot],
                       let code = try cells[3 + codeColumn].decode(Int64?.self), let destination = loaded.entityByCode[code] {
-                values.append(.object(ManagedObjectID(entity: destination, storeIdentifier: loaded.identifier, primaryKey: key)))
+                values.append(.object(ManagedObjectID(entity: destination, store: loaded.tag, primaryKey: key)))
             } else {
                 values.append(.null)
             }

@@ -32,6 +32,8 @@ package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionCh
     /// What loading established; read by every operation afterwards.
     package struct Loaded: Sendable {
         package let identifier: String
+        /// ``identifier`` as the tag of the IDs its rows decode to.
+        package let tag: StoreTag
         package let schema: PostgresSchema
         package let codes: [String: Int64]
         /// The entities of the store's rows, by the code in their `_entity` column.
@@ -41,6 +43,7 @@ package final class PostgresStoreBackend: PersistentStoreBackend, ModelVersionCh
 
         init(identifier: String, schema: PostgresSchema, codes: [String: Int64]) {
             self.identifier = identifier
+            tag = StoreTag(identifier)
             self.schema = schema
             self.codes = codes
             var entityByCode: [Int64: EntityDescription] = [:]

@@ -38,6 +38,8 @@ public final class PersistentStore: @unchecked Sendable, CustomStringConvertible
     public let url: URL?
     /// The store's unique identifier, kept in its metadata; permanent object IDs carry it.
     public let identifier: String
+    /// ``identifier`` as the tag its object IDs carry.
+    let tag: StoreTag
     /// Whether saves are refused.
     public let isReadOnly: Bool
     /// The model configuration the store holds; always the default one.
@@ -49,6 +51,7 @@ public final class PersistentStore: @unchecked Sendable, CustomStringConvertible
         self.type = type
         self.url = url
         self.identifier = identifier
+        tag = StoreTag(identifier)
         self.isReadOnly = isReadOnly
         self.backend = backend
     }

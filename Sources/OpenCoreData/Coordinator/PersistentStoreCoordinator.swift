@@ -206,7 +206,7 @@ extension PersistentStoreCoordinator {
     func snapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot] {
         guard !ids.isEmpty else { return [] }
         let store = try store()
-        return try store.backend.snapshots(for: ids.filter { $0.storeIdentifier == store.identifier })
+        return try store.backend.snapshots(for: ids.filter { $0.store == store.tag })
     }
 
     func relatedObjectIDs(of ids: [ManagedObjectID], through relationship: RelationshipDescription) throws -> [ManagedObjectID: [ManagedObjectID]] {

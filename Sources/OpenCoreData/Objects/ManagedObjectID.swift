@@ -17,24 +17,33 @@ import Synchronization
 public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The object's entity.
     public let entity: EntityDescription
-    /// The store's identifier for permanent IDs; nil for temporary ones.
-    let storeIdentifier: String?
     /// The primary key for a permanent ID; a process-wide serial number for a temporary one.
     package let key: Int64
+    /// The store of a permanent ID; ``StoreTag/none`` for a temporary one.
+    let store: StoreTag
+
+    /// The store's identifier for permanent IDs; nil for temporary ones.
+    var storeIdentifier: String? { store.identifier }
 
     /// Whether the ID will change when the object is saved.
-    public var isTemporaryID: Bool { storeIdentifier == nil }
+    public var isTemporaryID: Bool { store == .none }
 
     package init(entity: EntityDescription, storeIdentifier: String, primaryKey: Int64) {
+        self.init(entity: entity, store: StoreTag(storeIdentifier), primaryKey: primaryKey)
+    }
+
+    /// A permanent ID of the store whose tag the caller keeps, without looking the tag up: the
+    /// stores make one for every row they read.
+    package init(entity: EntityDescription, store: StoreTag, primaryKey: Int64) {
         self.entity = entity
-        self.storeIdentifier = storeIdentifier
+        self.store = store
         self.key = primaryKey
     }
 
     /// The temporary ID with this serial number (the same ID ``makeTemporary(for:)`` made).
     init(temporaryFor entity: EntityDescription, serial: Int64) {
         self.entity = entity
-        self.storeIdentifier = nil
+        self.store = .none
         self.key = serial
     }
 
@@ -65,7 +74,7 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Cust
     }
 
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
-        lhs.key == rhs.key && lhs.entity === rhs.entity && lhs.storeIdentifier == rhs.storeIdentifier
+        lhs.key == rhs.key && lhs.entity === rhs.entity && lhs.store == rhs.store
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -40,7 +40,7 @@ extension SQLiteStoreBackend {
                 }, priorValueNames: update.assignments.map(\.attribute.name), timestamp: timestamp)
             }
             let ids = rows.compactMap { row in
-                loaded.entityByCode[row.code].map { ManagedObjectID(entity: $0, storeIdentifier: loaded.identifier, primaryKey: row.key) }
+                loaded.entityByCode[row.code].map { ManagedObjectID(entity: $0, store: loaded.tag, primaryKey: row.key) }
             }
             let outcome = SaveOutcome.committed(permanentIDs: IDMapping(), preImages: [:], generations: generations, historyToken: token)
             return (.committed(ids: ids, priorValues: rows.map(\.prior), outcome: outcome), commit: true)

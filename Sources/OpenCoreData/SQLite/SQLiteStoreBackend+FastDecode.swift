@@ -46,10 +46,10 @@ extension SQLiteStoreBackend {
                     continue
                 }
                 let key = sqlite3_column_int64(statement, Int32(column))
-                values.append(.object(ManagedObjectID(entity: destination, storeIdentifier: loaded.identifier, primaryKey: key)))
+                values.append(.object(ManagedObjectID(entity: destination, store: loaded.tag, primaryKey: key)))
             }
         }
-        let id = ManagedObjectID(entity: plan.entity, storeIdentifier: loaded.identifier, primaryKey: sqlite3_column_int64(statement, 0))
+        let id = ManagedObjectID(entity: plan.entity, store: loaded.tag, primaryKey: sqlite3_column_int64(statement, 0))
         return .snapshot(RowSnapshot(objectID: id, values: values, version: sqlite3_column_int64(statement, 2)))
     }
 }

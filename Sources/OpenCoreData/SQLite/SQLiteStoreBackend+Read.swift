@@ -66,7 +66,7 @@ extension SQLiteStoreBackend {
                     let ownerKey: Int64 = try row.decode(atIndex: 0)
                     let key: Int64 = try row.decode(atIndex: 1)
                     guard let owner = owners[ownerKey], let entity = loaded.entityByCode[try row.decode(atIndex: 2)] else { continue }
-                    result[owner, default: []].append(ManagedObjectID(entity: entity, storeIdentifier: loaded.identifier, primaryKey: key))
+                    result[owner, default: []].append(ManagedObjectID(entity: entity, store: loaded.tag, primaryKey: key))
                 }
             }
             if relationship.isOrdered { try arrangeInStoredOrder(&result, of: owners, through: relationship, schema: schema, db) }
@@ -105,7 +105,7 @@ extension SQLiteStoreBackend {
             while let row = try cursor.next() {
                 if identifiersOnly {
                     guard let entity = try singleEntity ?? loaded.entityByCode[try row.decode(atIndex: 1)] else { continue }
-                    ids.append(ManagedObjectID(entity: entity, storeIdentifier: loaded.identifier, primaryKey: try row.decode(atIndex: 0)))
+                    ids.append(ManagedObjectID(entity: entity, store: loaded.tag, primaryKey: try row.decode(atIndex: 0)))
                 } else if let snapshot = try decode(row, of: select.statement, loaded: loaded) {
                     rows.append(snapshot)
                 }
@@ -212,7 +212,7 @@ extension SQLiteStoreBackend {
     ///   ``PersistentStoreError`` when a value kept in a file cannot be read.
     func decode(_ row: Row, loaded: Loaded) throws -> RowSnapshot? {
         guard let plan = loaded.decodePlans[try row.decode(atIndex: 1)] else { return nil }
-        let id = ManagedObjectID(entity: plan.entity, storeIdentifier: loaded.identifier, primaryKey: try row.decode(atIndex: 0))
+        let id = ManagedObjectID(entity: plan.entity, store: loaded.tag, primaryKey: try row.decode(atIndex: 0))
         var values: [PropertyValue] = []
         values.reserveCapacity(plan.steps.count)
         for step in plan.steps {
@@ -229,7 +229,7 @@ extension SQLiteStoreBackend {
             case .toOne(let column, let codeColumn):
                 let stored: DatabaseValue = row[column]
                 if case .int64(let key) = stored.storage, let destination = loaded.entityByCode[try row.decode(atIndex: codeColumn)] {
-                    values.append(.object(ManagedObjectID(entity: destination, storeIdentifier: loaded.identifier, primaryKey: key)))
+                    values.append(.object(ManagedObjectID(entity: destination, store: loaded.tag, primaryKey: key)))
                 } else {
                     values.append(.null)
                 }

@@ -23,6 +23,8 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
     /// What loading established; read by every operation afterwards.
     final class Loaded: Sendable {
         let identifier: String
+        /// ``identifier`` as the tag of the IDs its rows decode to.
+        let tag: StoreTag
         let schema: SQLiteSchema
         let codeByEntity: [ObjectIdentifier: Int64]
         let entityByCode: [Int64: EntityDescription]
@@ -36,6 +38,7 @@ final class SQLiteStoreBackend: PersistentStoreBackend, @unchecked Sendable {
 
         init(identifier: String, schema: SQLiteSchema, codes: [String: Int64], model: ManagedObjectModel) {
             self.identifier = identifier
+            tag = StoreTag(identifier)
             self.schema = schema
             var codeByEntity: [ObjectIdentifier: Int64] = [:]
             var entityByCode: [Int64: EntityDescription] = [:]

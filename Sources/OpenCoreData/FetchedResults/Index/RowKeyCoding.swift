@@ -6,6 +6,7 @@ struct RowKeyCoding: Sendable {
     /// The fetched entity and, when subentities are included, its descendants.
     let entities: [EntityDescription]
     let storeIdentifier: String
+    private let store: StoreTag
     private let entityIndex: [ObjectIdentifier: Int64]
 
     static let temporaryFlag: Int64 = 1 << 62
@@ -16,6 +17,7 @@ struct RowKeyCoding: Sendable {
     init(entities: [EntityDescription], storeIdentifier: String) {
         self.entities = entities
         self.storeIdentifier = storeIdentifier
+        store = StoreTag(storeIdentifier)
         entityIndex = Dictionary(uniqueKeysWithValues: entities.enumerated().map { (ObjectIdentifier($0.element), Int64($0.offset)) })
     }
 
@@ -26,7 +28,7 @@ struct RowKeyCoding: Sendable {
         if id.isTemporaryID {
             return Self.temporaryFlag | (index << Self.keyBits) | id.key
         }
-        guard id.storeIdentifier == storeIdentifier else { return nil }
+        guard id.store == store else { return nil }
         return (index << Self.keyBits) | id.key
     }
 
@@ -37,7 +39,7 @@ struct RowKeyCoding: Sendable {
         if rowKey & Self.temporaryFlag != 0 {
             return ManagedObjectID(temporaryFor: entity, serial: key)
         }
-        return ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, primaryKey: key)
+        return ManagedObjectID(entity: entity, store: store, primaryKey: key)
     }
 
     /// Whether a row key could have been made by this coding (for keys read from a file).
