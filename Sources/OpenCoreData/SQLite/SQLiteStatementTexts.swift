@@ -6,8 +6,6 @@ import GRDBSQLite
 /// for a one-row save; the text still finds its prepared statement through GRDB's cache of each
 /// connection.
 struct SQLiteStatementTexts: Sendable {
-    /// `"_pk", "_entity", "_version"` and each column of a table, by table name.
-    private let selectLists: [String: String]
     /// A table's `SELECT … WHERE "_pk" IN (?, …)` for 1, 2, 4 … ``maximumKeys`` keys, by table name.
     private let keyLookups: [String: [String]]
     /// NULL for each parameter of a key lookup of 1, 2, 4 … ``maximumKeys`` keys (see
@@ -24,17 +22,14 @@ struct SQLiteStatementTexts: Sendable {
     static let maximumKeys = 512
 
     init(schema: SQLiteSchema, codeByEntity: [ObjectIdentifier: Int64], entities: [EntityDescription]) {
-        var selectLists: [String: String] = [:]
         var keyLookups: [String: [String]] = [:]
         let widths = Array(sequence(first: 1) { $0 < Self.maximumKeys ? $0 * 2 : nil })
         for table in schema.tables.values {
-            let list = (["_pk", "_entity", "_version"] + table.columns.map(\.name)).map(quoted).joined(separator: ", ")
-            selectLists[table.name] = list
+            let list = SQLiteStoreBackend.selectList(table)
             keyLookups[table.name] = widths.map { width in
                 "SELECT \(list) FROM \(quoted(table.name)) WHERE \"_pk\" IN (\(Array(repeating: "?", count: width).joined(separator: ",")))"
             }
         }
-        self.selectLists = selectLists
         self.keyLookups = keyLookups
         unboundKeys = widths.map { StatementArguments(Array(repeating: DatabaseValue.null, count: $0)) }
         var inserts: [ObjectIdentifier: SQLiteRowInserter.Plan] = [:]
@@ -44,11 +39,6 @@ struct SQLiteStatementTexts: Sendable {
                                                                        code: codeByEntity[ObjectIdentifier(entity)] ?? 0)
         }
         self.inserts = inserts
-    }
-
-    /// The select list of `table`'s rows, as ``SQLiteStoreBackend/decode(_:loaded:)`` reads them.
-    func selectList(of table: SQLiteSchema.Table) -> String {
-        selectLists[table.name] ?? "\"_pk\", \"_entity\", \"_version\""
     }
 
     /// The UPDATE of rows of `shape`, made by `make` the first time.

@@ -46,7 +46,7 @@ extension SQLiteStoreBackend {
         let arguments = zip(index.constraint.properties, values).map { property, value in
             loaded.columnValue(0, of: property, storing: value)
         }
-        let sql = "SELECT \(selectList(table)) FROM \(quoted(table.name)) WHERE \(index.matchCondition) LIMIT 1"
+        let sql = "SELECT \(Self.selectList(table)) FROM \(quoted(table.name)) WHERE \(index.matchCondition) LIMIT 1"
         guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)) else { return nil }
         return try decode(row, loaded: loaded)
     }

@@ -169,7 +169,7 @@ extension SQLiteStoreBackend {
             // large tables than looking each row up).
             columns = Self.hasSingleEntity(fetch) ? "t0.\"_pk\"" : "t0.\"_pk\", t0.\"_entity\""
         } else {
-            columns = selectList(filter.table, alias: "t0")
+            columns = Self.selectList(filter.table, alias: "t0")
         }
         var order: [String] = []
         if !counting {
@@ -198,7 +198,7 @@ extension SQLiteStoreBackend {
         fetch.entity.rootEntity.selfAndDescendants.count == 1
     }
 
-    func selectList(_ table: SQLiteSchema.Table, alias: String? = nil) -> String {
+    static func selectList(_ table: SQLiteSchema.Table, alias: String? = nil) -> String {
         let prefix = alias.map { "\($0)." } ?? ""
         return (["\"_pk\"", "\"_entity\"", "\"_version\""] + table.columns.map { quoted($0.name) })
             .map { prefix + $0 }.joined(separator: ", ")
