@@ -15,7 +15,7 @@ final class BatchFaultLoader {
 
     /// The object at `index`, a fault that knows its batch unless it is already loaded.
     func object(at index: Int, in context: ManagedObjectContext) -> ManagedObject {
-        let object = context.object(with: ids[index])
+        let object = context.objectOnQueue(with: ids[index])
         if object.state.isFault, object.faultSource == nil {
             object.faultSource = .batch(self, index: index)
         }
@@ -30,7 +30,7 @@ final class BatchFaultLoader {
     /// Loads the faults of the batch holding `index` with one read from the parent store.
     func loadBatch(containing index: Int, in context: ManagedObjectContext) {
         let start = (index / batchSize) * batchSize
-        let objects = (start..<min(start + batchSize, ids.count)).map { context.object(with: ids[$0]) }
+        let objects = (start..<min(start + batchSize, ids.count)).map { context.objectOnQueue(with: ids[$0]) }
         let faults = objects.filter { object in
             guard object.state.isFault else { return false }
             if case .snapshot = object.faultSource { return false }

@@ -39,6 +39,7 @@ extension ManagedObjectContext {
         case .managedObjectResultType:
             plan.identifiersOnly = request.fetchBatchSize > 0
             let result = try matchingRows(plan, includesPendingChanges: pending)
+            registry.reserveCapacity(max(result.rows.count, result.ids.count))
             guard request.fetchBatchSize > 0 else {
                 let objects = result.rows.map { object(for: $0, asFault: request.returnsObjectsAsFaults) }
                 if request.shouldRefreshRefetchedObjects { try refreshRefetched(objects) }
@@ -143,7 +144,7 @@ extension ManagedObjectContext {
 
     /// The object for a fetched row: the registered one, or a fault that fills from the row.
     func object(for snapshot: RowSnapshot, asFault: Bool) -> ManagedObject {
-        let object = self.object(with: snapshot.objectID)
+        let object = objectOnQueue(with: snapshot.objectID)
         if object.state.isFault {
             object.faultSource = .snapshot(snapshot)
             if !asFault { object.materialize() }

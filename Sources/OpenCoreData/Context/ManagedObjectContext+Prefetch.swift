@@ -25,7 +25,7 @@ extension ManagedObjectContext {
                 let unloaded = group.filter { $0.toManyRelationship(at: relationship.slot).isFault }
                 let related = try parentRelatedObjectIDs(of: unloaded.map(\.objectID), through: relationship)
                 for object in unloaded {
-                    object.toManyRelationship(at: relationship.slot).load((related[object.objectID] ?? []).map { self.object(with: $0) })
+                    object.toManyRelationship(at: relationship.slot).load((related[object.objectID] ?? []).map { self.objectOnQueue(with: $0) })
                 }
                 for object in group { destinations += object.toManyValue(at: relationship.slot) }
             } else {

@@ -52,6 +52,13 @@ struct ObjectRegistry {
         return id
     }
 
+    /// Room for at least `count` objects with permanent IDs, made before a fetch of `count` rows
+    /// registers their objects one by one: grown step by step, the table rehashed every entry at
+    /// each doubling. Not `count` more: a fetch of rows already registered would double the table.
+    mutating func reserveCapacity(_ count: Int) {
+        permanent.reserveCapacity(count)
+    }
+
     mutating func register(_ object: ManagedObject) {
         let id = object.identity
         if id.isTemporaryID {

@@ -57,7 +57,7 @@ extension ManagedObject {
     /// A slot holding a snapshot value: to-one IDs become objects of `context`.
     func slotValue(from value: PropertyValue, for property: PropertyDescription, in context: ManagedObjectContext) -> Slot {
         if property is AttributeDescription { return .attribute(value) }
-        return .toOne(value.objectID.map { context.object(with: $0) })
+        return .toOne(value.objectID.map { context.objectOnQueue(with: $0) })
     }
 
     /// Puts back the values as of the last save or fetch.

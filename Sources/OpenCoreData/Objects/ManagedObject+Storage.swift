@@ -85,7 +85,7 @@ extension ManagedObject {
             case let relationship as RelationshipDescription where relationship.isToMany:
                 return .toMany(ToManyRelationship(committed: nil, isOrdered: relationship.isOrdered))
             default:
-                return .toOne(snapshot.value(at: property.slot).objectID.map { context.object(with: $0) })
+                return .toOne(snapshot.value(at: property.slot).objectID.map { context.objectOnQueue(with: $0) })
             }
         }
         version = snapshot.version
