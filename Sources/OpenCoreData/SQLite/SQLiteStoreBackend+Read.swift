@@ -145,11 +145,11 @@ extension SQLiteStoreBackend {
         var select = try selectStatement(for: fetch, loaded: loaded, counting: counting, compilingPredicate: true)
         let statement: Statement
         do {
-            statement = try db.makeStatement(sql: select.fragment.sql)
+            statement = try loaded.texts.select(select.fragment.sql, in: db)
         } catch where SQLiteLimits.isExceeded(by: error) {
             log.debug("the predicate is left to memory: \(error)", metadata: ["entity": "\(fetch.entity.entityName)"])
             select = try selectStatement(for: fetch, loaded: loaded, counting: counting, compilingPredicate: false)
-            statement = try db.makeStatement(sql: select.fragment.sql)
+            statement = try loaded.texts.select(select.fragment.sql, in: db)
         }
         return (statement, SQLiteValueCoding.statementArguments(select.fragment.arguments), select.residual)
     }

@@ -33,7 +33,7 @@ enum PredicateKeyword: String, CaseIterable, Sendable {
 }
 
 /// Operators and punctuation, spelled as in the format string.
-enum PredicatePunctuation: String, Sendable {
+enum PredicatePunctuation: String, CaseIterable, Sendable {
     case leftParen = "(", rightParen = ")", leftBrace = "{", rightBrace = "}"
     case leftBracket = "[", rightBracket = "]", comma = ",", dot = "."
     case equal = "==", assignEqual = "=", notEqual = "!=", lessGreater = "<>"
@@ -41,6 +41,22 @@ enum PredicatePunctuation: String, Sendable {
     case greater = ">", greaterEqual = ">=", equalGreater = "=>"
     case bang = "!", ampersands = "&&", bars = "||"
     case plus = "+", minus = "-", star = "*", slash = "/"
+
+    /// Each spelling by its one or two scalars (``code(_:_:)``): found with an integer's hash,
+    /// not by building a string and comparing it with every spelling.
+    private static let byCode = Dictionary(uniqueKeysWithValues: allCases.map { punctuation in
+        let scalars = Array(punctuation.rawValue.unicodeScalars)
+        return (code(scalars[0], scalars.count > 1 ? scalars[1] : nil), punctuation)
+    })
+
+    private static func code(_ first: Unicode.Scalar, _ second: Unicode.Scalar?) -> UInt64 {
+        UInt64(first.value) << 32 | UInt64(second?.value ?? UInt32.max)
+    }
+
+    /// The punctuation spelled `first` then `second`, or `first` alone when `second` is nil.
+    static func spelled(_ first: Unicode.Scalar, _ second: Unicode.Scalar?) -> PredicatePunctuation? {
+        byCode[code(first, second)]
+    }
 }
 
 /// What a `%` specifier asks for.
@@ -87,6 +103,9 @@ struct PredicateToken: Sendable {
 /// error whether it is lexical or grammatical.
 struct PredicateLexer {
     private let scalars: [Unicode.Scalar]
+    /// Where each scalar starts in `format`, and its end last: a token's text is then a copy of
+    /// the format's bytes, where building it scalar by scalar cost thousands of instructions.
+    private let scalarStarts: [String.Index]
     private let format: String
     private var position = 0
     private var argumentCount = 0
@@ -94,15 +113,21 @@ struct PredicateLexer {
     init(format: String) {
         self.format = format
         scalars = Array(format.unicodeScalars)
+        scalarStarts = Array(format.unicodeScalars.indices) + [format.unicodeScalars.endIndex]
     }
+
+    // The character classes test ASCII first: Unicode's property tables cost a few hundred
+    // instructions a look-up, and format strings are mostly ASCII.
 
     /// Letters (any script) and `_` start a key; the printer uses the same test to decide
     /// which keys need a `#`.
     static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || scalar.properties.isAlphabetic
+        if scalar.isASCII { return scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
+        return scalar.properties.isAlphabetic
     }
 
     static func isIdentifierContinue(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return isIdentifierStart(scalar) || ("0"..."9").contains(scalar) }
         if isIdentifierStart(scalar) { return true }
         switch scalar.properties.generalCategory {
         case .decimalNumber, .nonspacingMark, .spacingMark, .connectorPunctuation: return true
@@ -110,8 +135,14 @@ struct PredicateLexer {
         }
     }
 
+    private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        // ASCII's whitespace: tab, line feed, vertical tab, form feed, carriage return, space.
+        if scalar.isASCII { return scalar == " " || (9...13).contains(scalar.value) }
+        return scalar.properties.isWhitespace
+    }
+
     mutating func next() throws(PredicateParseError) -> PredicateToken {
-        while position < scalars.count, scalars[position].properties.isWhitespace { position += 1 }
+        while position < scalars.count, Self.isWhitespace(scalars[position]) { position += 1 }
         guard position < scalars.count else { return PredicateToken(kind: .end, offset: position, text: "") }
         let start = position
         let scalar = scalars[position]
@@ -152,16 +183,14 @@ struct PredicateLexer {
     private mutating func punctuation() throws(PredicateParseError) -> PredicateToken {
         let start = position
         // Two-scalar operators first, so that `<=` is not read as `<` then `=`.
-        if position + 1 < scalars.count {
-            let pair = String(String.UnicodeScalarView([scalars[position], scalars[position + 1]]))
-            if let punctuation = PredicatePunctuation(rawValue: pair) {
-                position += 2
-                return token(.punctuation(punctuation), from: start)
-            }
+        if position + 1 < scalars.count,
+           let punctuation = PredicatePunctuation.spelled(scalars[position], scalars[position + 1]) {
+            position += 2
+            return token(.punctuation(punctuation), from: start)
         }
-        let single = String(scalars[position])
-        guard let punctuation = PredicatePunctuation(rawValue: single) else {
+        guard let punctuation = PredicatePunctuation.spelled(scalars[position], nil) else {
             // Invisible characters are named, so the message shows what is there.
+            let single = String(scalars[position])
             let category = scalars[position].properties.generalCategory
             let shown = category == .control || category == .format
                 ? "\\u{" + String(scalars[position].value, radix: 16, uppercase: true) + "}" : single
@@ -371,7 +400,7 @@ struct PredicateLexer {
     }
 
     private func text(from start: Int) -> String {
-        String(String.UnicodeScalarView(scalars[start..<position]))
+        String(format.unicodeScalars[scalarStarts[start]..<scalarStarts[position]])
     }
 
     private func token(_ kind: PredicateToken.Kind, from start: Int) -> PredicateToken {
