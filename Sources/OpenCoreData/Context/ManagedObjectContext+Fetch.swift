@@ -35,7 +35,10 @@ extension ManagedObjectContext {
             if let aggregate = try AggregateFetchPlan(request, entity: plan.entity) {
                 return try cast(aggregateDictionaries(aggregate, plan), request)
             }
-            return try cast(try dictionaries(matchingRows(plan, includesPendingChanges: false), request), request)
+            let keys = try dictionaryKeys(request, entity: plan.entity)
+            // The rows are read for these keys only: no object is made from them.
+            plan.slotsToRead = Set(keys.map(\.steps[0].slot))
+            return try cast(try dictionaries(matchingRows(plan, includesPendingChanges: false), request, keys: keys), request)
         case .managedObjectResultType:
             plan.identifiersOnly = request.fetchBatchSize > 0
             let result = try matchingRows(plan, includesPendingChanges: pending)
@@ -178,11 +181,14 @@ extension ManagedObjectContext {
         }
     }
 
-    private func dictionaries<T>(_ result: StoreFetchResult, _ request: FetchRequest<T>) throws -> [NSDictionary] {
-        let entity = try request.resolveEntity(in: managedObjectModel)
-        let keys = try (request.propertiesToFetch ?? entity.slots.compactMap { property in
+    /// The keys of a request's dictionaries: its properties to fetch, or every stored attribute.
+    private func dictionaryKeys<T>(_ request: FetchRequest<T>, entity: EntityDescription) throws -> [DictionaryKey] {
+        try (request.propertiesToFetch ?? entity.slots.compactMap { property in
             (property as? AttributeDescription).flatMap { $0.isPersistent ? $0.name : nil }
         }).map { element in try DictionaryKey(element: element, entity: entity) }
+    }
+
+    private func dictionaries<T>(_ result: StoreFetchResult, _ request: FetchRequest<T>, keys: [DictionaryKey]) throws -> [NSDictionary] {
         let names = KnownKeysDictionary.Keys(keys.map(\.name))
         // Distinct results are told apart by their stored values, hashed, not by comparing
         // each dictionary with every one kept so far.

@@ -23,9 +23,20 @@ extension SQLiteStoreBackend {
         case needsRow
     }
 
-    private func decodeCurrentRow(of statement: SQLiteStatement, loaded: Loaded) -> FastDecoding {
+    /// A row of a select list that holds only the columns of `projection` (see
+    /// ``SQLiteRowDecodePlan/projection(of:slots:schema:)``), the other slots `.null`; nil when
+    /// only a whole row can be decoded (a damaged one).
+    func decodeProjected(_ statement: Statement, plan projection: SQLiteRowDecodePlan, loaded: Loaded) -> RowSnapshot? {
+        guard case .snapshot(let snapshot) = decodeCurrentRow(of: statement.sqliteStatement, loaded: loaded, plan: projection) else {
+            return nil
+        }
+        return snapshot
+    }
+
+    private func decodeCurrentRow(of statement: SQLiteStatement, loaded: Loaded, plan projection: SQLiteRowDecodePlan? = nil) -> FastDecoding {
         for column: Int32 in 0...2 where sqlite3_column_type(statement, column) != SQLITE_INTEGER { return .needsRow }
-        guard let plan = loaded.decodePlans[sqlite3_column_int64(statement, 1)] else { return .unknownEntity }
+        if let projection, loaded.decodePlans[sqlite3_column_int64(statement, 1)]?.entity !== projection.entity { return .needsRow }
+        guard let plan = projection ?? loaded.decodePlans[sqlite3_column_int64(statement, 1)] else { return .unknownEntity }
         var values: [PropertyValue] = []
         values.reserveCapacity(plan.steps.count)
         for step in plan.steps {

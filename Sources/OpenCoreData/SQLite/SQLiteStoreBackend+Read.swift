@@ -95,7 +95,7 @@ extension SQLiteStoreBackend {
 
     func fetch(_ fetch: StoreFetch) throws -> StoreFetchResult {
         let loaded = try loaded
-        return try reading("fetching \(fetch.entity.entityName)") { db in
+        return try reading("fetching \(fetch.entity.entityName)") { db -> StoreFetchResult? in
             let select = try preparedSelect(for: fetch, loaded: loaded, counting: false, db)
             let identifiersOnly = fetch.identifiersOnly && select.residual == nil
             var ids: [ManagedObjectID] = []
@@ -106,13 +106,17 @@ extension SQLiteStoreBackend {
                 if identifiersOnly {
                     guard let entity = try singleEntity ?? loaded.entityByCode[try row.decode(atIndex: 1)] else { continue }
                     ids.append(ManagedObjectID(entity: entity, store: loaded.tag, primaryKey: try row.decode(atIndex: 0)))
+                } else if let projection = select.projection {
+                    // A row only a whole read decodes (a damaged one): the fetch runs again whole.
+                    guard let snapshot = decodeProjected(select.statement, plan: projection, loaded: loaded) else { return nil }
+                    rows.append(snapshot)
                 } else if let snapshot = try decode(row, of: select.statement, loaded: loaded) {
                     rows.append(snapshot)
                 }
             }
             return identifiersOnly ? StoreFetchResult(ids: ids, rows: [], residual: nil)
                                    : StoreFetchResult(rows: rows, residual: select.residual)
-        }
+        } ?? self.fetch(fetch.readingEverySlot)
     }
 
     func primaryKeys(_ fetch: StoreFetch) throws -> [Int64]? {
@@ -140,8 +144,8 @@ extension SQLiteStoreBackend {
     /// The prepared SELECT for a fetch. When SQLite refuses the compiled predicate as beyond its
     /// limits (``SQLiteLimits``), the SELECT is prepared again with the whole
     /// predicate left to memory: slower, never a different answer.
-    private func preparedSelect(for fetch: StoreFetch, loaded: Loaded, counting: Bool,
-                                _ db: Database) throws -> (statement: Statement, arguments: StatementArguments, residual: ResolvedPredicate?) {
+    private func preparedSelect(for fetch: StoreFetch, loaded: Loaded, counting: Bool, _ db: Database) throws
+        -> (statement: Statement, arguments: StatementArguments, residual: ResolvedPredicate?, projection: SQLiteRowDecodePlan?) {
         var select = try selectStatement(for: fetch, loaded: loaded, counting: counting, compilingPredicate: true)
         let statement: Statement
         do {
@@ -151,16 +155,19 @@ extension SQLiteStoreBackend {
             select = try selectStatement(for: fetch, loaded: loaded, counting: counting, compilingPredicate: false)
             statement = try loaded.texts.select(select.fragment.sql, in: db)
         }
-        return (statement, SQLiteValueCoding.statementArguments(select.fragment.arguments), select.residual)
+        return (statement, SQLiteValueCoding.statementArguments(select.fragment.arguments), select.residual, select.projection)
     }
 
     /// The SELECT for a fetch: the predicate's conditions that compile to SQL go in the WHERE
-    /// clause, the others come back as the residual (and then the window is not applied).
-    private func selectStatement(for fetch: StoreFetch, loaded: Loaded, counting: Bool,
-                                 compilingPredicate: Bool) throws -> (fragment: SQLFragment, residual: ResolvedPredicate?) {
+    /// clause, the others come back as the residual (and then the window is not applied). A
+    /// fetch of a few slots of one entity (``StoreFetch/slotsToRead``) selects only their columns
+    /// and comes with the plan that decodes them, unless a residual needs whole rows.
+    private func selectStatement(for fetch: StoreFetch, loaded: Loaded, counting: Bool, compilingPredicate: Bool) throws
+        -> (fragment: SQLFragment, residual: ResolvedPredicate?, projection: SQLiteRowDecodePlan?) {
         let filter = try self.filter(for: fetch, loaded: loaded, compilingPredicate: compilingPredicate)
         let residual = filter.residual
         let columns: String
+        var projection: SQLiteRowDecodePlan?
         if counting {
             columns = "COUNT(*)"
         } else if fetch.identifiersOnly && residual == nil {
@@ -168,6 +175,11 @@ extension SQLiteStoreBackend {
             // lets an index on the sort keys answer the query alone (about ten times faster on
             // large tables than looking each row up).
             columns = Self.hasSingleEntity(fetch) ? "t0.\"_pk\"" : "t0.\"_pk\", t0.\"_entity\""
+        } else if residual == nil, Self.hasSingleEntity(fetch), let slots = fetch.slotsToRead,
+                  let projected = SQLiteRowDecodePlan.projection(of: fetch.entity, slots: slots, schema: loaded.schema) {
+            projection = projected.plan
+            columns = (["\"_pk\"", "\"_entity\"", "\"_version\""] + projected.columns.map { quoted(filter.table.columns[$0].name) })
+                .map { "t0." + $0 }.joined(separator: ", ")
         } else {
             columns = Self.selectList(filter.table, alias: "t0")
         }
@@ -188,7 +200,7 @@ extension SQLiteStoreBackend {
             sql += " LIMIT ? OFFSET ?"
             arguments += [.integer(Int64(fetch.limit > 0 ? fetch.limit : -1)), .integer(Int64(fetch.offset))]
         }
-        return (SQLFragment(sql, arguments), residual)
+        return (SQLFragment(sql, arguments), residual, projection)
     }
 
     // MARK: Helpers

@@ -11,6 +11,9 @@ package struct StoreFetch: Sendable {
     package var offset: Int
     /// Read only object IDs (for batched fetches), not values.
     package var identifiersOnly: Bool
+    /// The slots whose values the caller reads, when not all (dictionary results): a store may
+    /// leave the others `.null`. Rows read so are never an object's values. Nil: every slot.
+    package var slotsToRead: Set<Int>?
 
     package init(entity: EntityDescription, includesSubentities: Bool = true, predicate: ResolvedPredicate? = nil,
                  sortKeys: [ResolvedSortKey] = [], limit: Int = 0, offset: Int = 0, identifiersOnly: Bool = false) {
@@ -21,6 +24,13 @@ package struct StoreFetch: Sendable {
         self.limit = limit
         self.offset = offset
         self.identifiersOnly = identifiersOnly
+    }
+
+    /// The same fetch reading every slot.
+    package var readingEverySlot: StoreFetch {
+        var whole = self
+        whole.slotsToRead = nil
+        return whole
     }
 
     /// The entities whose rows qualify.
