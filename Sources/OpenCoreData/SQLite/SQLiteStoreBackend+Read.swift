@@ -178,8 +178,7 @@ extension SQLiteStoreBackend {
         } else if residual == nil, Self.hasSingleEntity(fetch), let slots = fetch.slotsToRead,
                   let projected = SQLiteRowDecodePlan.projection(of: fetch.entity, slots: slots, schema: loaded.schema) {
             projection = projected.plan
-            columns = (["\"_pk\"", "\"_entity\"", "\"_version\""] + projected.columns.map { quoted(filter.table.columns[$0].name) })
-                .map { "t0." + $0 }.joined(separator: ", ")
+            columns = Self.selectList(filter.table, alias: "t0", columns: projected.columns)
         } else {
             columns = Self.selectList(filter.table, alias: "t0")
         }
@@ -210,9 +209,12 @@ extension SQLiteStoreBackend {
         fetch.entity.rootEntity.selfAndDescendants.count == 1
     }
 
-    static func selectList(_ table: SQLiteSchema.Table, alias: String? = nil) -> String {
+    /// The bookkeeping columns, then the table's columns: all of them, or those at `columns`
+    /// (indexes into the table's columns).
+    static func selectList(_ table: SQLiteSchema.Table, alias: String? = nil, columns: [Int]? = nil) -> String {
         let prefix = alias.map { "\($0)." } ?? ""
-        return (["\"_pk\"", "\"_entity\"", "\"_version\""] + table.columns.map { quoted($0.name) })
+        let chosen = columns.map { $0.map { table.columns[$0] } } ?? table.columns
+        return (["\"_pk\"", "\"_entity\"", "\"_version\""] + chosen.map { quoted($0.name) })
             .map { prefix + $0 }.joined(separator: ", ")
     }
 
