@@ -16,10 +16,13 @@ struct EverydayDataSet {
 
     var clubs: Int { max(1, rows / Player.clubSize) }
 
-    /// A container on the data set's store, or on a copy of it at `copy`, as after a relaunch.
-    func openContainer(at copy: URL? = nil) throws -> PersistentContainer {
+    /// A container on the data set's store, or on a copy of it at `copy`, as after a relaunch;
+    /// `history` false turns persistent history off.
+    func openContainer(at copy: URL? = nil, history: Bool = true) throws -> PersistentContainer {
         let container = try PersistentContainer(name: "ocd-bench-everyday", managedObjectClasses: [Club.self, Player.self])
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: copy ?? url)]
+        let description = PersistentStoreDescription(url: copy ?? url)
+        if !history { description.isPersistentHistoryTrackingEnabled = false }
+        container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
         return container
     }

@@ -5,7 +5,8 @@ import GRDB
 /// each beside GRDB's record API in the same run (`--scenarios 11`).
 ///
 /// For profiling, `OCD_BENCH_EVERYDAY=r`, `m` or `w` (or a combination, e.g. `rw`) runs only the
-/// reads, the memory figure or the writes.
+/// reads, the memory figure or the writes; adding `h` (e.g. `wh`) opens the writes' store with
+/// persistent history off, to count what recording it costs a save.
 struct EverydayScenarios {
     let rows: Int
     let runs: Int
@@ -25,7 +26,8 @@ struct EverydayScenarios {
         }
         if parts.contains("w") {
             progress("\(rows) players: changing, inserting and deleting one object a save")
-            figures += try EverydayWrites(dataSet: dataSet, runs: runs, scratch: scratch).run()
+            figures += try EverydayWrites(dataSet: dataSet, runs: runs, scratch: scratch,
+                                      history: !parts.contains("h")).run()
         }
         // In the order of their letters: reads, then memory, then writes.
         return figures.sorted { $0.scenario < $1.scenario }

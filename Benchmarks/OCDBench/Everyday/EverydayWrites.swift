@@ -11,6 +11,8 @@ struct EverydayWrites {
     let dataSet: EverydayDataSet
     let runs: Int
     let scratch: URL
+    /// Whether the library's store records persistent history (on, as by default, in the figures).
+    var history = true
 
     static let repetitions = 100
 
@@ -20,7 +22,7 @@ struct EverydayWrites {
         try dataSet.copy(to: ours, forGRDB: false)
         try dataSet.copy(to: theirs, forGRDB: true)
         defer { for url in [ours, theirs] { DataSet.removeStore(at: url) } }
-        let container = try dataSet.openContainer(at: ours)
+        let container = try dataSet.openContainer(at: ours, history: history)
         let context = container.newBackgroundContext()
         let pool = try DatabasePool(path: theirs.path, configuration: DataSet.rawConfiguration)
         let comparison = EverydayComparison(rows: dataSet.rows, runs: runs)
