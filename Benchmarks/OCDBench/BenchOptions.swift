@@ -7,7 +7,7 @@ struct BenchOptions: ParsableArguments {
     /// The result sizes measured unless `--rows` says otherwise.
     static let standardRowCounts = [10_000, 100_000, 1_000_000]
     /// Every scenario, by number.
-    static let allScenarios: Set<Int> = [1, 2, 3, 4, 5, 6, 8, 9, 10, 11]
+    static let allScenarios: Set<Int> = [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12]
 
     @Option(name: .customLong("rows"),
             help: ArgumentHelp("Result sizes to measure, e.g. 10k,100k,1M (default: 10k,100k,1M).", valueName: "n[,n…]"),
@@ -190,7 +190,7 @@ struct BenchOptions: ParsableArguments {
     @Sendable static func scenarioNumbers(_ text: String) throws -> Set<Int> {
         let numbers = text.split(separator: ",").map { Int($0) }
         guard !numbers.isEmpty, numbers.allSatisfy({ $0.map(allScenarios.contains) ?? false }) else {
-            throw ValidationError("'\(text)' is not a list of scenario numbers 1 to 6 and 8 to 11 (7 is --other-process)")
+            throw ValidationError("'\(text)' is not a list of scenario numbers 1 to 6 and 8 to 12 (7 is --other-process)")
         }
         return Set(numbers.compactMap { $0 })
     }

@@ -71,6 +71,13 @@ struct TimingRun {
                 figures += try EverydayScenarios(rows: rows, runs: options.runs, directory: dataDirectory, scratch: temporary).run()
             }
         }
+        if options.scenarios.contains(12) {
+            for rows in options.rowCounts.sorted() {
+                let dataSet = EverydayDataSet(rows: rows, directory: dataDirectory)
+                try dataSet.build()
+                figures += try WindowScenario(dataSet: dataSet, runs: options.runs, scratch: temporary).run()
+            }
+        }
         if options.scenarios.contains(6) {
             let insertCount = min(100_000, options.rowCounts.max() ?? 100_000)
             progress("inserting \(insertCount) objects")

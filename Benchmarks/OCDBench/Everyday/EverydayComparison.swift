@@ -8,7 +8,8 @@ struct EverydayComparison {
     let runs: Int
 
     /// A figure from `runs` timed runs of each; each closure returns the milliseconds of one run.
-    func figure(_ scenario: String, target: String, ours: () throws -> Double, grdb: () throws -> Double) throws -> Figure {
+    func figure(_ scenario: String, target: String, baseline: String = "GRDB records (init(row:), same SQL)",
+                ours: () throws -> Double, grdb: () throws -> Double) throws -> Figure {
         var oursSamples = Samples(), grdbSamples = Samples()
         for run in 0...runs {
             let (mine, theirs) = (try ours(), try grdb())
@@ -17,7 +18,7 @@ struct EverydayComparison {
                 grdbSamples.add(theirs)
             }
         }
-        return Figure(scenario, rows: rows, samples: oursSamples, baseline: ("GRDB records (init(row:), same SQL)", grdbSamples),
+        return Figure(scenario, rows: rows, samples: oursSamples, baseline: (baseline, grdbSamples),
                       target: target)
     }
 

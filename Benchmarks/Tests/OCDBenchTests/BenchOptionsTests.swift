@@ -34,7 +34,7 @@ import Testing
         (["--rows", "lots"], "The value 'lots' is invalid for '--rows <n[,n…]>': 'lots' is not a count (use e.g. 10000, 100k or 1M)"),
         (["--rows", ","], "The value ',' is invalid for '--rows <n[,n…]>': give at least one size"),
         (["--runs", "0"], "The value '0' is invalid for '--runs <n>': '0' is not a count"),
-        (["--scenarios", "7"], "The value '7' is invalid for '--scenarios <n[,n…]>': '7' is not a list of scenario numbers 1 to 6 and 8 to 11 (7 is --other-process)"),
+        (["--scenarios", "7"], "The value '7' is invalid for '--scenarios <n[,n…]>': '7' is not a list of scenario numbers 1 to 6 and 8 to 12 (7 is --other-process)"),
         (["--fuzz-batches", "2000", "--seed", "soon"], "'soon' is not a seed (use e.g. 12345 or 0x3039)"),
         (["--seed", "1"], "--seed is for --fuzz-batches"),
         (["--history-cost", "--fuzz-batches", "10"], "--history-cost and --fuzz-batches are separate runs"),

@@ -135,6 +135,8 @@ public final class FetchedResultsFuzzRun {
         request.sortDescriptors = configuration.sortKeys.map { FetchSortDescriptor(key: $0.key, ascending: $0.ascending) }
         if let predicate = configuration.predicate { request.predicate = try FetchPredicate(format: predicate) }
         request.fetchBatchSize = 20
+        request.fetchOffset = configuration.fetchOffset
+        request.fetchLimit = configuration.fetchLimit
         return request
     }
 

@@ -67,7 +67,8 @@ extension AnyFetchedResultsController {
     /// Writes the cache, off the context's queue, when the controller tracks changes under a cache
     /// name and its results are exactly the store's at its current generation.
     func writeCacheIfTracking() {
-        guard let cacheName, delegateForm != .none, let engine, staleness == nil, !managedObjectContext.hasChanges,
+        // A live window is fetched, never restored (its cache would hold the window only).
+        guard let cacheName, delegateForm != .none, let engine, engine.window == nil, staleness == nil, !managedObjectContext.hasChanges,
               let (generation, settled) = try? source.storeGeneration(), settled, generationTrail.generation == generation else { return }
         let index = engine.index
         let configuration = engine.configuration.fingerprint

@@ -104,9 +104,9 @@ extension AnyFetchedResultsController {
     /// A new engine on a fresh fetch of the request as it is now, as ``performFetch()`` makes.
     private func freshEngine(coding: RowKeyCoding) throws -> (engine: FetchedResultsEngine, objects: ResultObjects) {
         let configuration = try FetchedResultsConfiguration(request: currentRequest(), sectionNameKeyPath: sectionNameKeyPath,
-                                                            source: source)
+                                                            source: source, keepsWindow: keepsFetchWindow)
         // Called while the context tells of an event: merging now would nest events in it.
-        let engine = makeEngine(configuration, coding: coding, index: try fetchIndex(configuration, coding: coding, mergingFirst: false))
+        let engine = try makeEngine(configuration, coding: coding, fetched: try fetchIndex(configuration, coding: coding, mergingFirst: false))
         return (engine, ResultObjects(source: source, coding: coding, configuration: configuration))
     }
 }

@@ -112,11 +112,14 @@ open class AnyFetchedResultsController: @unchecked Sendable {
                 return
             }
             let configuration = try FetchedResultsConfiguration(request: request, sectionNameKeyPath: sectionNameKeyPath,
-                                                                source: source)
+                                                                source: source, keepsWindow: keepsFetchWindow)
             let coding = RowKeyCoding(entities: configuration.plan.entities, storeIdentifier: try source.storeIdentifier())
-            let restored = try cacheName.flatMap { try restoreFromCache(named: $0, configuration: configuration, coding: coding) }
-            let index = try restored ?? fetchIndex(configuration, coding: coding)
-            engine = makeEngine(configuration, coding: coding, index: index)
+            // A cache holds the window's rows only, not the head a live window follows changes by.
+            let restored = try cacheName.flatMap { name in
+                try configuration.window == nil ? restoreFromCache(named: name, configuration: configuration, coding: coding) : nil
+            }
+            let fetched = try restored.map { InitialFetch.Fetched(index: $0) } ?? fetchIndex(configuration, coding: coding)
+            engine = try makeEngine(configuration, coding: coding, fetched: fetched)
             if restored == nil { writeCacheIfTracking() }
             objects = ResultObjects(source: source, coding: coding, configuration: configuration)
         } catch {
@@ -136,24 +139,29 @@ open class AnyFetchedResultsController: @unchecked Sendable {
     /// that later comparisons (which read rows with unmerged commits taken back out) agree with
     /// the order fetched. After the last attempt the rows stand as fetched, as they do for a
     /// fetch while the context tells of an event (`mergingFirst` false, or a delegate's call).
-    func fetchIndex(_ configuration: FetchedResultsConfiguration, coding: RowKeyCoding, mergingFirst: Bool = true) throws -> ResultIndex {
+    func fetchIndex(_ configuration: FetchedResultsConfiguration, coding: RowKeyCoding, mergingFirst: Bool = true) throws -> InitialFetch.Fetched {
         var attempt = 0
         while true {
             attempt += 1
             let merged = mergingFirst && source.mergeEveryCommitSoFar()
             let generation = generationBeforeFetching()
-            let index = try InitialFetch(configuration: configuration, source: source, coding: coding,
-                                         indexTitle: { [unowned self] in resolvedIndexTitle(forSectionName: $0) }).run()
+            let fetched = try InitialFetch(configuration: configuration, source: source, coding: coding,
+                                           indexTitle: { [unowned self] in resolvedIndexTitle(forSectionName: $0) }).run()
             guard merged, attempt < Self.fetchAttempts, !source.hasMergedEveryCommit() else {
                 generationTrail = StoreGenerationTrail(generation: generation)
-                return index
+                return fetched
             }
         }
     }
 
-    func makeEngine(_ configuration: FetchedResultsConfiguration, coding: RowKeyCoding, index: ResultIndex) -> FetchedResultsEngine {
-        FetchedResultsEngine(configuration: configuration, source: source, coding: coding,
-                             index: rowChunkLength == RowList.standardMaximumChunkLength ? index : index.rechunked(toLength: rowChunkLength))
+    func makeEngine(_ configuration: FetchedResultsConfiguration, coding: RowKeyCoding, fetched: InitialFetch.Fetched) throws -> FetchedResultsEngine {
+        let index = fetched.index
+        let engine = FetchedResultsEngine(configuration: configuration, source: source, coding: coding,
+                                          index: rowChunkLength == RowList.standardMaximumChunkLength ? index : index.rechunked(toLength: rowChunkLength),
+                                          window: fetched.head)
+        // A window's rows are placed by the keys they have now: a later change must find them.
+        try engine.readWindowKeys()
+        return engine
     }
 
     /// Dictionary results are fetched as Core Data fetches them, and not followed.
@@ -184,6 +192,28 @@ open class AnyFetchedResultsController: @unchecked Sendable {
     }
 
     var dictionaryIndex: ResultIndex?
+
+    /// Whether the request's `fetchLimit` and `fetchOffset` hold after every change batch, as they
+    /// do at the fetch: true by default. Read at ``performFetch()``.
+    ///
+    /// Core Data applies them at the fetch only: inserts grow a "top 50" list to 51, 52, and
+    /// rows that sort before the offset show. Here a row pushed out of the window is deleted and
+    /// the row that takes its place inserted, whether or not it was ever loaded; set this to
+    /// false before fetching for Core Data's behaviour.
+    ///
+    /// ```swift
+    /// let request = Team.fetchRequest()
+    /// request.sortDescriptors = [FetchSortDescriptor(key: "wins", ascending: false)]
+    /// request.fetchLimit = 10
+    /// let topTen = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
+    ///                                       sectionNameKeyPath: nil, cacheName: nil)
+    /// try topTen.performFetch()   // always the ten teams with the most wins
+    /// ```
+    ///
+    /// A live window keeps the result's rows up to the window's end, and as many again after it,
+    /// with their sort keys: the store is read again only when rows leaving the window have used
+    /// those up. A window is not restored from a section cache (``cacheName``): it is fetched.
+    public var keepsFetchWindow = true
 
     /// The longest run of rows the controller keeps in one piece of its index (set before
     /// `performFetch()`). Only tests change it: short chunks make a few dozen rows cross as many

@@ -25,6 +25,9 @@ public struct FetchedResultsError: CoreDataCodedError {
     /// A sort key the controller cannot follow: a to-many relationship's `@count`, which
     /// changes with other objects. Sort by a derived attribute holding the count instead.
     public static let unsupportedSortKey = CoreDataErrorCode(140406, "unsupportedSortKey")
+    /// ``AnyFetchedResultsController/applyFetchWindow()`` was called before
+    /// ``AnyFetchedResultsController/performFetch()``.
+    public static let notFetched = CoreDataErrorCode(140407, "notFetched")
 
     init(_ code: CoreDataErrorCode, _ message: String, underlyingError: (any Error)? = nil) {
         self.code = code

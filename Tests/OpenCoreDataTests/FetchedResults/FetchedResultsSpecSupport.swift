@@ -55,10 +55,17 @@ enum Spec {
         return request
     }
 
+    /// A controller on ``request(sectioned:predicate:)``, with the request's `fetchOffset` and
+    /// `fetchLimit` from `window` when given.
     static func controller(_ context: ManagedObjectContext, sectioned: Bool = false, predicate: String? = nil,
-                           cacheName: String? = nil) throws -> FetchedResultsController<Card> {
-        FetchedResultsController(fetchRequest: try request(sectioned: sectioned, predicate: predicate), managedObjectContext: context,
-                                 sectionNameKeyPath: sectioned ? "deck" : nil, cacheName: cacheName)
+                           cacheName: String? = nil, window: (offset: Int, limit: Int)? = nil) throws -> FetchedResultsController<Card> {
+        let request = try request(sectioned: sectioned, predicate: predicate)
+        if let window {
+            request.fetchOffset = window.offset
+            request.fetchLimit = window.limit
+        }
+        return FetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                        sectionNameKeyPath: sectioned ? "deck" : nil, cacheName: cacheName)
     }
 
     /// The title of the card with this ID, as the context sees it.

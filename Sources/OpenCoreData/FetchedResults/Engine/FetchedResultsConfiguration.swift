@@ -9,6 +9,8 @@ struct AnyFetchRequest {
     let fetchBatchSize: () -> Int
     let prefetchKeyPaths: () -> [String]?
     let predicate: () -> FetchPredicate?
+    /// The request's `fetchOffset` and `fetchLimit` now, as a store reads them.
+    let window: () -> FetchWindow
     let description: () -> String
     let storeFetch: (ResultsSource) throws -> StoreFetch
     let fetchAll: (ManagedObjectContext) throws -> [Any]
@@ -20,6 +22,7 @@ struct AnyFetchRequest {
         fetchBatchSize = { request.fetchBatchSize }
         prefetchKeyPaths = { request.relationshipKeyPathsForPrefetching }
         predicate = { request.predicate }
+        window = { FetchWindow(offset: max(0, request.fetchOffset), limit: max(0, request.fetchLimit)) }
         description = { request.description }
         storeFetch = { source in try source.storeFetch(for: request) }
         fetchAll = { context in try context.fetch(request) }
@@ -35,6 +38,9 @@ struct FetchedResultsConfiguration {
     let batchSize: Int
     let prefetchKeyPaths: [String]?
     let returnsObjectIDs: Bool
+    /// The request's offset and limit when the controller keeps them as changes arrive; nil
+    /// without either, or when they hold at the fetch only (``AnyFetchedResultsController/keepsFetchWindow``).
+    let window: FetchWindow?
     /// Names of the properties whose change can move a row: the first property of each sort key
     /// and of the section key path (Core Data looks no further, so changes to related objects
     /// do not move rows).
@@ -42,7 +48,7 @@ struct FetchedResultsConfiguration {
     /// A description of everything that decides the results, for the section cache.
     let fingerprint: String
 
-    init(request: AnyFetchRequest, sectionNameKeyPath: String?, source: ResultsSource) throws {
+    init(request: AnyFetchRequest, sectionNameKeyPath: String?, source: ResultsSource, keepsWindow: Bool = true) throws {
         guard let sortDescriptors = request.sortDescriptors() else {
             throw FetchedResultsError(FetchedResultsError.missingSortDescriptors,
                                       "a fetched results controller needs a fetch request with sort descriptors (Core Data raises an exception here); set sortDescriptors, to [] if the order does not matter")
@@ -64,6 +70,7 @@ struct FetchedResultsConfiguration {
         batchSize = request.fetchBatchSize()
         prefetchKeyPaths = request.prefetchKeyPaths()
         returnsObjectIDs = resultType == .managedObjectIDResultType
+        window = keepsWindow && (plan.limit > 0 || plan.offset > 0) ? FetchWindow(offset: plan.offset, limit: plan.limit) : nil
         positionKeys = Set(sortDescriptors.compactMap { $0.key.split(separator: ".").first.map(String.init) })
             .union(section.map { [$0.firstName] } ?? [])
         fingerprint = [

@@ -11,6 +11,9 @@ final class FetchedResultsEngine {
     let coding: RowKeyCoding
     let reader: SortKeyReader
     private(set) var index: ResultIndex
+    /// For a request with `fetchOffset` or `fetchLimit` followed live: the result's first rows,
+    /// of which the index holds the window's (see `FetchedResultsEngine+Window.swift`).
+    var window: WindowHead?
     private var filter: RowFilter
     private let heads: ChunkHeads
     /// The predicate changes are classified with: the request's, read again before each batch
@@ -30,11 +33,13 @@ final class FetchedResultsEngine {
     /// every merge, so an unchanged request is not resolved again.
     private var predicateResolvedFrom: FetchPredicate??
 
-    init(configuration: FetchedResultsConfiguration, source: ResultsSource, coding: RowKeyCoding, index: ResultIndex) {
+    init(configuration: FetchedResultsConfiguration, source: ResultsSource, coding: RowKeyCoding, index: ResultIndex,
+         window: WindowHead? = nil) {
         self.configuration = configuration
         self.source = source
         self.coding = coding
         self.index = index
+        self.window = window
         predicate = configuration.plan.predicate
         rowGuard = RowGuard(configuration.plan.predicate)
         reader = SortKeyReader(sortKeys: configuration.plan.sortKeys, coding: coding, source: source, resultCount: index.count)
@@ -50,6 +55,8 @@ final class FetchedResultsEngine {
         let newKeys: [Int64: SortKeyReader.Key]
         /// The objects the batch names, by row key, for the delegate.
         let objects: [Int64: ManagedObject]
+        /// A windowed controller's head after the batch.
+        var window: WindowHead?
     }
 
     /// Classifies later changes with `requestPredicate`, the request's predicate now (Core Data
@@ -68,6 +75,7 @@ final class FetchedResultsEngine {
     /// What a context event changes in the results, without changing anything yet; nil when it
     /// changes nothing.
     func prepare(_ event: ContextEvent) throws -> PreparedBatch? {
+        if let window { return try prepareWindowed(event, head: window) }
         guard let rows = try AffectedRowCollector(engine: self).rows(of: event), !rows.isEmpty else { return nil }
         let removals = try oldPositions(of: rows)
         var search = PositionSearch(index: index, reader: reader, heads: heads)
@@ -126,14 +134,16 @@ final class FetchedResultsEngine {
                              objects: objects)
     }
 
-    /// Whether the row may be among the results: false means it is not (a filter, no search).
+    /// Whether the row may be among the results, or among a windowed controller's head: false
+    /// means it is not (a filter, no search).
     func mayHold(_ rowKey: Int64) -> Bool {
-        filter.mayContain(rowKey)
+        filter.mayContain(rowKey) || window?.contains(rowKey) == true
     }
 
     /// Moves the index to the batch's new contents.
     func apply(_ batch: PreparedBatch, indexTitle: (String) -> String?) {
         index.apply(batch.classified, indexTitle: indexTitle)
+        if let head = batch.window { window = head }
         for change in batch.classified.rowChanges where change.type == .delete {
             if let rowKey = change.oldRowKey {
                 reader.forget(rowKey)

@@ -16,17 +16,32 @@ struct InitialFetch {
 
     private static let chunkSize = 500
 
-    func run() throws -> ResultIndex {
-        if let index = try groupedByCount() { return index }
+    /// The rows of a fetch: the index, and a windowed controller's head.
+    struct Fetched {
+        var index: ResultIndex
+        var head: WindowHead?
+    }
+
+    func run() throws -> Fetched {
+        if let index = try groupedByCount() { return Fetched(index: index) }
         var plan = configuration.plan
         plan.identifiersOnly = true
+        if let window = configuration.window {
+            // The result's first rows, of which the window is a part.
+            plan.offset = 0
+            plan.limit = window.headFetchLimit
+        }
         let result = try source.matchingRows(plan, includesPendingChanges: configuration.includesPendingChanges)
         let rowKeys = try result.ids.map(rowKey(for:))
-        guard let section = configuration.section else {
-            return ResultIndex(sections: [.init(name: "", indexTitle: nil, rows: RowList(rowKeys))])
+        let head = configuration.window.map { window in
+            WindowHead(window: window, rows: rowKeys, isWhole: plan.limit == 0 || rowKeys.count < plan.limit)
         }
-        let names = try sectionNames(of: result, by: section)
-        return try ResultIndex(sections: group(rowKeys, names: names))
+        let shown = head?.visible ?? rowKeys.indices
+        guard let section = configuration.section else {
+            return Fetched(index: ResultIndex(sections: [.init(name: "", indexTitle: nil, rows: RowList(rowKeys[shown]))]), head: head)
+        }
+        let names = try sectionNames(of: Array(result.ids[shown]), rows: result.rows, by: section)
+        return Fetched(index: try ResultIndex(sections: group(Array(rowKeys[shown]), names: names)), head: head)
     }
 
     // MARK: Grouped count
@@ -82,12 +97,12 @@ struct InitialFetch {
     // MARK: Walking the rows
 
     /// Each row's section name, in order.
-    private func sectionNames(of result: StoreFetchResult, by section: SectionKeyPath) throws -> [String] {
-        let rows = Dictionary(result.rows.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+    private func sectionNames(of allIDs: [ManagedObjectID], rows fetchedRows: [RowSnapshot], by section: SectionKeyPath) throws -> [String] {
+        let rows = Dictionary(fetchedRows.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
         var names: [String] = []
-        names.reserveCapacity(result.ids.count)
-        for start in stride(from: 0, to: result.ids.count, by: Self.chunkSize) {
-            let ids = Array(result.ids[start..<min(start + Self.chunkSize, result.ids.count)])
+        names.reserveCapacity(allIDs.count)
+        for start in stride(from: 0, to: allIDs.count, by: Self.chunkSize) {
+            let ids = Array(allIDs[start..<min(start + Self.chunkSize, allIDs.count)])
             let missing = ids.filter { rows[$0] == nil && source.loadedObject(for: $0) == nil }
             let read = Dictionary(try storedValues(of: missing).map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
             // Objects made here live until the chunk is named, so related objects load once.
@@ -141,7 +156,7 @@ struct InitialFetch {
         return key
     }
 
-    private static func keyTooLarge(_ key: Int64?) -> PersistentStoreError {
+    static func keyTooLarge(_ key: Int64?) -> PersistentStoreError {
         PersistentStoreError(PersistentStoreError.corruptStore,
                              "a row with primary key \(key.map(String.init) ?? "?") cannot be followed by a fetched results controller: its primary key is outside 0..<2^48")
     }
