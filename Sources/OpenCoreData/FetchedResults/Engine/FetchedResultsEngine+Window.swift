@@ -18,6 +18,13 @@ extension FetchedResultsEngine {
 
     func prepareWindowed(_ event: ContextEvent, head before: WindowHead) throws -> PreparedBatch? {
         guard let rows = try AffectedRowCollector(engine: self).rows(of: event), !rows.isEmpty else { return nil }
+        // The reader may hold keys these rows had before the event (read for the head, placed in
+        // the window, or read before the head let them go): a later read of the head must not
+        // find them, whether or not this event changes the head.
+        for row in rows {
+            reader.forget(row.indexedRowKey)
+            reader.forget(row.rowKey)
+        }
         var head = before
         let evaluator = PredicateEvaluator()
         var leaving = Set<Int64>()
@@ -36,12 +43,6 @@ extension FetchedResultsEngine {
             if let key { entering.append((row, key)) }
         }
         guard !leaving.isEmpty || !entering.isEmpty else { return nil }
-        // The reader may hold keys these rows had before the event (read for the head, or placed
-        // in the window): a read of the head must not find them.
-        for row in rows {
-            reader.forget(row.indexedRowKey)
-            reader.forget(row.rowKey)
-        }
         let fresh = Dictionary(entering.map { ($0.row.rowKey, $0.key) }, uniquingKeysWith: { first, _ in first })
         let bound = head
         head.remove(leaving)
