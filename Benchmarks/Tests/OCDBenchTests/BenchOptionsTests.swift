@@ -8,7 +8,7 @@ import Testing
     @Test func theDefaultsMeasureEveryScenarioAtThreeSizes() throws {
         let options = try BenchOptions.parse([])
         #expect(options.rowCounts == [10_000, 100_000, 1_000_000] && options.runs == 20)
-        #expect(options.scenarios == [1, 2, 3, 4, 5, 6, 8, 9, 10, 11] && options.measuresTimings && options.fuzzBatches == nil)
+        #expect(options.scenarios == [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12] && options.measuresTimings && options.fuzzBatches == nil)
     }
 
     @Test func theReadmesCommandLinesAreRead() throws {

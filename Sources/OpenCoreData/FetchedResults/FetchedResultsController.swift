@@ -27,6 +27,8 @@ public import Foundation
 /// - every change batch is valid for a list: applied with UIKit's batch-update rules to the old
 ///   contents it gives exactly the new contents, and callbacks come in a fixed, documented order;
 /// - processing a change costs about k·log n for k changed objects in n results: no refetch;
+/// - `fetchLimit` and `fetchOffset` hold after every batch, not only at the fetch (see
+///   ``AnyFetchedResultsController/keepsFetchWindow``);
 /// - batching works in child contexts too.
 public final class FetchedResultsController<ResultType: FetchRequestResult>: AnyFetchedResultsController, @unchecked Sendable {
     /// The request the controller fetches with. It is kept by reference, as in Core Data: to
